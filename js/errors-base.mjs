@@ -1,0 +1,8 @@
+// The base of every error onnx-wasm throws. Subclasses, one per code, are generated from
+// src/status_codes.def into generated/errors.mjs; `code` is stable, the message is for people.
+export class OnnxWasmError extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = 'OnnxWasmError';
+  }
+}

@@ -1,0 +1,6 @@
+// onnx-wasm: ONNX Gather, Flatten and Reshape in WebAssembly.
+export { init } from './runtime.mjs';
+export { Tensor } from './tensor.mjs';
+export { runNode, inferShapes, opVersions } from './node.mjs';
+export { TYPE_NAMES } from './types.mjs';
+export * from './errors.mjs';

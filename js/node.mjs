@@ -1,0 +1,134 @@
+// runNode and inferShapes: normalize a node (plain or NodeProto-shaped) and its inputs, call the
+// C++ entry points, and turn a failed Status into a typed Error. No shape rules live here.
+import { errorFromStatus, invalidArgument } from './errors.mjs';
+import { getModule } from './runtime.mjs';
+import { Tensor, tensorFromHandle } from './tensor.mjs';
+import { typeById, typeByName } from './types.mjs';
+
+// AttributeProto.AttributeType numbers, for NodeProto-shaped nodes.
+const ATTR_TYPES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
+const utf8 = new TextDecoder();
+
+function toInt(v, what) {
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  if (!Number.isSafeInteger(n)) throw invalidArgument(`${what} = ${String(v)} is not a safe integer`);
+  return n;
+}
+
+const toStr = (v) => (typeof v === 'string' ? v : utf8.decode(v));
+
+function attributeFromValue(name, value) {
+  const what = `attribute '${name}'`;
+  if (typeof value === 'bigint') return { name, kind: 'INT', value: toInt(value, what) };
+  if (typeof value === 'number') return Number.isInteger(value) ? { name, kind: 'INT', value } : { name, kind: 'FLOAT', value };
+  if (typeof value === 'string') return { name, kind: 'STRING', value };
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    const list = Array.from(value);
+    if (list.every((x) => typeof x === 'string')) return list.length ? { name, kind: 'STRINGS', value: list } : { name, kind: 'INTS', value: [] };
+    if (list.every((x) => typeof x === 'bigint' || Number.isInteger(x)))
+      return { name, kind: 'INTS', value: list.map((x, i) => toInt(x, `${what}[${i}]`)) };
+    if (list.every((x) => typeof x === 'number')) return { name, kind: 'FLOATS', value: list };
+  }
+  throw invalidArgument(`${what} has a value onnx-wasm cannot read: ${String(value)}`);
+}
+
+function attributeFromProto(a) {
+  const kind = typeof a.type === 'string' ? a.type : ATTR_TYPES[a.type];
+  const what = `attribute '${a.name}'`;
+  switch (kind) {
+    case 'INT': return { name: a.name, kind, value: toInt(a.i, what) };
+    case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => toInt(x, `${what}[${i}]`)) };
+    case 'FLOAT': return { name: a.name, kind, value: a.f };
+    case 'FLOATS': return { name: a.name, kind, value: Array.from(a.floats ?? []) };
+    case 'STRING': return { name: a.name, kind, value: toStr(a.s) };
+    case 'STRINGS': return { name: a.name, kind, value: Array.from(a.strings ?? [], toStr) };
+    default: throw invalidArgument(`${what} has type ${String(a.type)}, which no op onnx-wasm runs takes`);
+  }
+}
+
+// { opType, attributes: { axis: 1 } } or a NodeProto-shaped { opType | op_type, attribute: [...] }.
+export function normalizeNode(node) {
+  if (!node || typeof node !== 'object') throw invalidArgument('node must be an object such as { opType, attributes }');
+  const opType = node.opType ?? node.op_type;
+  if (typeof opType !== 'string') throw invalidArgument('node.opType must be a string');
+  const domain = node.domain ?? '';
+  if (domain !== '' && domain !== 'ai.onnx')
+    throw invalidArgument(`node ${opType} is in domain '${domain}'; onnx-wasm runs the default ONNX domain only`);
+  const attrs = Array.isArray(node.attribute)
+    ? node.attribute.map(attributeFromProto)
+    : Object.entries(node.attributes ?? {}).map(([k, v]) => attributeFromValue(k, v));
+  return { opType, attrs };
+}
+
+function opsetOf(options) {
+  const opset = options?.opset ?? getModule().maxOpset();
+  if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
+  return opset;
+}
+
+// Runs one node. Inputs are Tensors of this package (used in place) or tensor-like objects
+// { type, data, dims } (copied in for the call). Returns new Tensors; the caller disposes them.
+export function runNode(node, inputs, options = {}) {
+  const m = getModule();
+  const { opType, attrs } = normalizeNode(node);
+  const opset = opsetOf(options);
+  if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array of tensors');
+  const temporaries = [];
+  try {
+    const handles = inputs.map((x, i) => {
+      if (x === null || x === undefined) return null;
+      if (x instanceof Tensor) return x.handle;
+      if (typeof x === 'object' && 'type' in x && 'data' in x) {
+        const t = new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
+        temporaries.push(t);
+        return t.handle;
+      }
+      throw invalidArgument(`inputs[${i}] is not a tensor`);
+    });
+    const r = m.runNode(opType, opset, attrs, handles);
+    if (r.error) throw errorFromStatus(r.error);
+    return r.outputs.map(tensorFromHandle);
+  } finally {
+    temporaries.forEach((t) => t.dispose());
+  }
+}
+
+function valueInfoOf(x, i) {
+  if (x instanceof Tensor) {
+    const value = x.type === 'int64' && x.size <= 64 ? Array.from(x.data, Number) : undefined;
+    return { type: typeByName(x.type).id, dims: Array.from(x.dims), value };
+  }
+  if (!x || typeof x !== 'object') throw invalidArgument(`inputs[${i}] must be { type, dims } or a Tensor`);
+  const type = typeByName(x.type).id;
+  let dims = null;
+  if (x.dims !== null && x.dims !== undefined) {
+    if (!Array.isArray(x.dims)) throw invalidArgument(`inputs[${i}].dims must be an array or null`);
+    dims = x.dims.map((d, j) => {
+      if (d === null || d === undefined) return null;
+      if (typeof d === 'string') return d === '' ? null : d;
+      const n = toInt(d, `inputs[${i}].dims[${j}]`);
+      if (n < 0) throw invalidArgument(`inputs[${i}].dims[${j}] is ${n}; dimensions must be >= 0`);
+      return n;
+    });
+  }
+  const value = x.value === undefined || x.value === null ? undefined
+    : Array.from(x.value, (v, j) => toInt(v, `inputs[${i}].value[${j}]`));
+  return { type, dims, value };
+}
+
+// Output types and shapes of one node, without running it. Inputs: { type, dims, value? } with
+// dims entries a number, a symbolic name or null (unknown); dims null for an unknown rank.
+export function inferShapes(node, inputs, options = {}) {
+  const m = getModule();
+  const { opType, attrs } = normalizeNode(node);
+  const opset = opsetOf(options);
+  if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array');
+  const r = m.inferNode(opType, opset, attrs, inputs.map(valueInfoOf));
+  if (r.error) throw errorFromStatus(r.error);
+  return r.outputs.map((o) => ({ type: typeById(o.type).name, dims: o.dims }));
+}
+
+// The registry table: every op version with its opset range, input types and attributes.
+export function opVersions() {
+  return getModule().opVersions();
+}

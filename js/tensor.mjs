@@ -1,0 +1,175 @@
+// Tensor: data that lives in wasm memory. Created once (data copied in), then passed to any
+// number of calls without copying; `data` is a view into wasm memory, made again when memory
+// grows. Memory: the Tensor owns one C++ TensorHandle; dispose() frees it, and a
+// FinalizationRegistry frees it if the Tensor is garbage collected first.
+import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
+import { getModule } from './runtime.mjs';
+import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
+
+const FROM_HANDLE = Symbol('fromHandle');
+const finalizer = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
+  : null;
+
+function checkDims(dims) {
+  if (!Array.isArray(dims) && !ArrayBuffer.isView(dims)) throw invalidArgument(`dims must be an array of integers, got ${typeof dims}`);
+  const out = Array.from(dims, (d, i) => {
+    const n = typeof d === 'bigint' ? Number(d) : d;
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw invalidArgument(`dims[${i}] is ${String(d)}; dimensions must be integers >= 0`);
+    return n;
+  });
+  return out;
+}
+
+const INT_RANGE = {
+  int8: [-128, 127], uint8: [0, 255], int16: [-32768, 32767], uint16: [0, 65535],
+  int32: [-2147483648, 2147483647], uint32: [0, 4294967295],
+};
+
+// A plain array converted exactly to the type's storage, or an error naming the first bad value.
+function fromPlainArray(t, values) {
+  const Cls = arrayClass(t);
+  const bad = (i, why) => invalidArgument(`${t.name} data[${i}] = ${String(values[i])} ${why}`);
+  if (t.name === 'string') {
+    values.forEach((v, i) => { if (typeof v !== 'string') throw bad(i, 'is not a string'); });
+    return values.slice();
+  }
+  if (Cls === BigInt64Array || Cls === BigUint64Array) {
+    const bits = 64;
+    return Cls.from(values, (v, i) => {
+      const b = typeof v === 'bigint' ? v : Number.isSafeInteger(v) ? BigInt(v) : null;
+      const fits = b !== null && (Cls === BigInt64Array ? BigInt.asIntN(bits, b) === b : BigInt.asUintN(bits, b) === b);
+      if (!fits) throw bad(i, `is not an integer within ${t.name}'s range`);
+      return b;
+    });
+  }
+  if (Cls === Float32Array || Cls === Float64Array) {
+    return Cls.from(values, (v, i) => {
+      if (typeof v !== 'number') throw bad(i, 'is not a number');
+      return v;
+    });
+  }
+  if (t.name === 'bool') {
+    return Uint8Array.from(values, (v, i) => {
+      if (v === true || v === 1) return 1;
+      if (v === false || v === 0) return 0;
+      throw bad(i, 'is not a boolean (true, false, 1 or 0)');
+    });
+  }
+  // Integers, and the raw storage of float16, bfloat16, float8 and packed sub-byte types.
+  const [lo, hi] = INT_RANGE[Cls === Uint8Array ? 'uint8' : Cls === Uint16Array ? 'uint16' : t.name];
+  return Cls.from(values, (v, i) => {
+    if (!Number.isInteger(v) || v < lo || v > hi) throw bad(i, `is not an integer in [${lo}, ${hi}]`);
+    return v;
+  });
+}
+
+export class Tensor {
+  #handle;
+  #type;
+  #dims;
+  #size;
+  #view = null;
+  #strings = null;
+
+  // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length].
+  constructor(type, data, dims) {
+    if (type === FROM_HANDLE) {
+      this.#adopt(data);
+      return;
+    }
+    const t = typeByName(type);
+    const isArray = Array.isArray(data);
+    if (!isArray && !(data instanceof arrayClass(t)))
+      throw invalidArgument(`${t.name} data must be a ${t.array === 'Array' ? 'string[]' : t.array} or a plain array, got ${data?.constructor?.name ?? typeof data}`);
+    const values = isArray ? fromPlainArray(t, data) : data;
+    const shape = dims !== undefined ? checkDims(dims)
+      : [t.name === 'string' ? values.length : (values.length * arrayClass(t).BYTES_PER_ELEMENT * 8) / t.bits];
+    const size = shape.reduce((a, b) => a * b, 1);
+    const expected = storageLength(t, size);
+    if (values.length !== expected)
+      throw invalidArgument(`${t.name} tensor of dims [${shape.join(', ')}] (${size} elements) needs ${expected} ${t.array === 'Array' ? 'strings' : `${t.array} entries`}, got ${values.length}`);
+    const r = getModule().createTensor(t.id, shape);
+    if (r.error) throw errorFromStatus(r.error);
+    this.#adopt(r.handle);
+    if (t.name === 'string') {
+      values.forEach((s, i) => this.#handle.setString(i, s));
+    } else if (values.length > 0) {
+      const m = getModule();
+      new Uint8Array(m.HEAPU8.buffer, this.#handle.dataPtr(), this.#handle.byteLength())
+        .set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    }
+  }
+
+  // A tensor of zeros (empty strings) allocated in wasm memory, to fill through `data` with no copy.
+  static alloc(type, dims) {
+    const t = typeByName(type);
+    const r = getModule().createTensor(t.id, checkDims(dims));
+    if (r.error) throw errorFromStatus(r.error);
+    return new Tensor(FROM_HANDLE, r.handle);
+  }
+
+  static [FROM_HANDLE](handle) {
+    return new Tensor(FROM_HANDLE, handle);
+  }
+
+  #adopt(handle) {
+    this.#handle = handle;
+    this.#type = typeById(handle.type());
+    this.#dims = Object.freeze(handle.dims());
+    this.#size = handle.size();
+    finalizer?.register(this, handle, this);
+  }
+
+  #live() {
+    if (!this.#handle) throw new DisposedError(`this ${this.#type.name} tensor of dims [${this.#dims.join(', ')}] was disposed`);
+    return this.#handle;
+  }
+
+  get type() { return this.#type.name; }
+  get dims() { return this.#dims; }
+  get size() { return this.#size; }
+  get disposed() { return !this.#handle; }
+
+  // A view into wasm memory (string[] for strings). Read it again after calls that may grow
+  // memory: an old view is detached when memory grows.
+  get data() {
+    const h = this.#live();
+    if (this.#type.name === 'string') {
+      this.#strings ??= Array.from({ length: this.#size }, (_, i) => h.getString(i));
+      return this.#strings;
+    }
+    const heap = getModule().HEAPU8.buffer;
+    if (!this.#view || this.#view.buffer !== heap) {
+      const Cls = arrayClass(this.#type);
+      this.#view = new Cls(heap, h.dataPtr(), storageLength(this.#type, this.#size));
+    }
+    return this.#view;
+  }
+
+  // onnxruntime-web compatible accessor: a copy of the data.
+  async getData() {
+    const d = this.data;
+    return Array.isArray(d) ? d.slice() : d.slice();
+  }
+
+  // True when both tensors read the same wasm memory (Reshape and Flatten outputs and their input).
+  sharesMemoryWith(other) {
+    return this.#live().sharesBufferWith(other.handle);
+  }
+
+  // The C++ handle, for js/ internals.
+  get handle() { return this.#live(); }
+
+  dispose() {
+    if (!this.#handle) return;
+    finalizer?.unregister(this);
+    this.#handle.delete();
+    this.#handle = null;
+    this.#view = null;
+    this.#strings = null;
+  }
+}
+
+export const tensorFromHandle = (h) => Tensor[FROM_HANDLE](h);

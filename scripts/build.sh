@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds everything the package and the tests use: the wasm module (dist/onnx-wasm.{js,wasm}),
+# the generated JS constants, and the CommonJS entry (dist/index.cjs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build-wasm.sh "$@"
+# CommonJS entry for require('onnx-wasm'): the ESM wrapper bundled, with import.meta.url mapped.
+npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --log-level=warning \
+  --outfile=dist/index.cjs --define:import.meta.url=__onnxWasmImportMetaUrl \
+  "--banner:js=const __onnxWasmImportMetaUrl = require('url').pathToFileURL(__filename).href;"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, when it is missing: Debian's emscripten (em++),
+# cmake, g++, Catch2 and the ONNX 1.12 test data, and the npm packages. Idempotent and quick
+# when everything is there. Runs as root (or with sudo) on Debian bookworm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need=()
+command -v em++ >/dev/null || need+=(emscripten)
+command -v cmake >/dev/null || need+=(cmake)
+command -v g++ >/dev/null || need+=(g++)
+[ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
+[ -d /usr/share/libonnx-testdata/data ] || need+=(libonnx-testdata)
+for extra in "$@"; do
+  case "$extra" in
+    --browser) command -v chromium >/dev/null || need+=(chromium) ;;
+    --fuzz) [ -n "$(ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || need+=(libclang-rt-14-dev) ;;
+  esac
+done
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  echo "setup: installing ${need[*]} with apt-get"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+# npm packages: install when node_modules is missing or older than the lock file.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Every test: the C++ unit tests natively under ASan/UBSan and as wasm under Node (ctest),
+# then the JS API tests (node --test). Expects scripts/build.sh --tests to have run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== C++ unit tests, native (AddressSanitizer + UndefinedBehaviorSanitizer)"
+cmake -S . -B build/native -DONNXWASM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build/native -j2
+ctest --test-dir build/native --output-on-failure
+echo "== C++ unit tests, wasm (SIMD kernels) under Node"
+ctest --test-dir build/wasm --output-on-failure
+echo "== JS API tests"
+node --test --test-reporter=spec tests/js/

@@ -1,0 +1,40 @@
+// Node attributes as plain values: what the JS wrapper parsed from a node or NodeProto.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace onnxwasm {
+
+enum class AttrKind { Int, Ints, Float, Floats, String, Strings };
+const char* attr_kind_name(AttrKind k);  // "INT", "INTS", ... as ONNX names them
+
+struct Attribute {
+  std::string name;
+  AttrKind kind = AttrKind::Int;
+  std::vector<int64_t> ints;       // Int (one value) and Ints
+  std::vector<double> floats;      // Float (one value) and Floats
+  std::vector<std::string> strings;
+};
+
+class Attributes {
+ public:
+  Attributes() = default;
+  explicit Attributes(std::vector<Attribute> list) : list_(std::move(list)) {}
+  void add(Attribute a) { list_.push_back(std::move(a)); }
+  const Attribute* find(const std::string& name) const {
+    for (const Attribute& a : list_)
+      if (a.name == name) return &a;
+    return nullptr;
+  }
+  int64_t get_int(const std::string& name, int64_t fallback) const {
+    const Attribute* a = find(name);
+    return a && a->kind == AttrKind::Int && !a->ints.empty() ? a->ints[0] : fallback;
+  }
+  const std::vector<Attribute>& list() const { return list_; }
+
+ private:
+  std::vector<Attribute> list_;
+};
+
+}  // namespace onnxwasm

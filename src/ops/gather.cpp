@@ -1,0 +1,127 @@
+// Gather: https://onnx.ai/onnx/operators/onnx__Gather.html (versions 1, 11, 13).
+// Output rank q + r - 1: data dims before axis, then the indices' dims, then data dims after axis.
+#include <cstdlib>
+#include <memory>
+
+#include "../kernels/gather.h"
+#include "ops.h"
+
+namespace onnxwasm {
+namespace {
+
+Status gather_axis(const OpVersion& v, const Attributes& attrs, size_t rank, size_t* axis) {
+  const int64_t a = attrs.get_int("axis", 0);
+  const int64_t r = static_cast<int64_t>(rank);
+  if (a < -r || a > r - 1)
+    return Status(StatusCode::Attribute, v.label() + ": axis " + std::to_string(a) + " is outside [" +
+                                             std::to_string(-r) + ", " + std::to_string(r - 1) +
+                                             "] for data of rank " + std::to_string(r));
+  *axis = static_cast<size_t>(a < 0 ? a + r : a);
+  return Status::ok();
+}
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+}  // namespace
+
+Status infer_gather(const OpVersion& v, const Attributes& attrs, const std::vector<ValueInfo>& in,
+                    std::vector<ValueInfo>* out) {
+  const ValueInfo& data = in[0];
+  const ValueInfo& indices = in[1];
+  ValueInfo result;
+  result.type = data.type;
+  if (!data.rank_known) {
+    result.rank_known = false;
+    out->push_back(result);
+    return Status::ok();
+  }
+  if (data.dims.empty())
+    return Status(StatusCode::Shape, v.label() + ": data must have rank >= 1, got a scalar");
+  size_t axis = 0;
+  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data.dims.size(), &axis));
+  if (!indices.rank_known) {
+    result.rank_known = false;
+    out->push_back(result);
+    return Status::ok();
+  }
+  result.dims.assign(data.dims.begin(), data.dims.begin() + static_cast<std::ptrdiff_t>(axis));
+  result.dims.insert(result.dims.end(), indices.dims.begin(), indices.dims.end());
+  result.dims.insert(result.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(axis) + 1, data.dims.end());
+  out->push_back(result);
+  return Status::ok();
+}
+
+Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector<const Tensor*>& in,
+                  const std::vector<ValueInfo>& inferred, std::vector<Tensor>* out) {
+  const Tensor& data = *in[0];
+  const Tensor& indices = *in[1];
+  size_t axis = 0;
+  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data.dims.size(), &axis));
+  int64_t outer = 1, inner = 1;
+  for (size_t i = 0; i < axis; ++i) outer *= data.dims[i];
+  for (size_t i = axis + 1; i < data.dims.size(); ++i) inner *= data.dims[i];
+  const int64_t axis_dim = data.dims[axis];
+  const size_t n = static_cast<size_t>(indices.element_count());
+
+  std::vector<int64_t> out_dims;
+  for (const Dim& d : inferred[0].dims) out_dims.push_back(d.value);
+  int64_t out_count = 0, out_bytes = 0;
+  ONNXWASM_RETURN_IF_ERROR(check_dims(data.type, out_dims, &out_count, &out_bytes));
+
+  // Check (and, when there is anything to copy, normalize) every index before any write.
+  const GatherKernels& k = gather_kernels_best();
+  const bool copies = out_count > 0;
+  std::unique_ptr<uint32_t, FreeDeleter> norm;
+  if (copies && n > 0) {
+    norm.reset(static_cast<uint32_t*>(std::malloc(n * sizeof(uint32_t))));
+    if (!norm)
+      return Status(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
+                                                 " bytes to normalize the indices");
+  }
+  const size_t bad = indices.type == ElementType::Int32
+                         ? k.s32_normalize(n, reinterpret_cast<const int32_t*>(indices.buffer->data()), axis_dim, norm.get())
+                         : k.s64_normalize(n, reinterpret_cast<const int64_t*>(indices.buffer->data()), axis_dim, norm.get());
+  if (bad != n) {
+    const int64_t value = indices.type == ElementType::Int32
+                              ? reinterpret_cast<const int32_t*>(indices.buffer->data())[bad]
+                              : reinterpret_cast<const int64_t*>(indices.buffer->data())[bad];
+    return Status(StatusCode::Index, v.label() + ": index " + std::to_string(value) + " at position " +
+                                         std::to_string(bad) + " is outside [" + std::to_string(-axis_dim) + ", " +
+                                         std::to_string(axis_dim - 1) + "] for axis " + std::to_string(axis) +
+                                         " of size " + std::to_string(axis_dim));
+  }
+
+  Tensor result;
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, out_dims, &result));
+  if (copies) {
+    const uint32_t* idx = norm.get();
+    if (data.is_string()) {
+      const std::string* s = data.buffer->strings();
+      std::string* d = result.buffer->strings();
+      for (int64_t o = 0; o < outer; ++o)
+        for (size_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < inner; ++j)
+            *d++ = s[(o * axis_dim + idx[i]) * inner + j];
+    } else {
+      const size_t width = static_cast<size_t>(element_type_info(static_cast<int32_t>(data.type))->bits / 8);
+      const size_t slice = width * static_cast<size_t>(inner);
+      const ElementGatherFn element = inner == 1 ? k.for_width(width) : nullptr;
+      const uint8_t* src = data.buffer->data();
+      uint8_t* dst = result.buffer->data();
+      for (int64_t o = 0; o < outer; ++o) {
+        const uint8_t* row = src + static_cast<size_t>(o * axis_dim) * slice;
+        if (element)
+          element(n, idx, row, dst);
+        else
+          k.slices(n, idx, row, slice, dst);
+        dst += n * slice;
+      }
+    }
+  }
+  out->push_back(std::move(result));
+  return Status::ok();
+}
+
+}  // namespace onnxwasm

@@ -1,0 +1,56 @@
+// Symbolic shapes for shape inference: a dimension is a number, a name ("batch") or unknown;
+// a whole shape may be of unknown rank. Plain values, no tensor data.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "element_type.h"
+
+namespace onnxwasm {
+
+struct Dim {
+  enum class Kind { Known, Symbol, Unknown };
+  Kind kind = Kind::Unknown;
+  int64_t value = 0;   // when Known
+  std::string symbol;  // when Symbol
+
+  static Dim known(int64_t v) { return Dim{Kind::Known, v, {}}; }
+  static Dim named(std::string s) { return Dim{Kind::Symbol, 0, std::move(s)}; }
+  static Dim unknown() { return Dim{}; }
+  bool is_known() const { return kind == Kind::Known; }
+  bool operator==(const Dim& o) const {
+    return kind == o.kind && (kind != Kind::Known || value == o.value) &&
+           (kind != Kind::Symbol || symbol == o.symbol);
+  }
+  std::string to_string() const;
+};
+
+// What shape inference knows of a value: its element type, its shape (or that its rank is
+// unknown) and, for small constant int64 inputs such as Reshape's shape, the values.
+struct ValueInfo {
+  ElementType type = ElementType::Undefined;
+  bool rank_known = true;
+  std::vector<Dim> dims;
+  std::optional<std::vector<int64_t>> int_values;
+
+  static ValueInfo of_dims(ElementType t, const std::vector<int64_t>& d) {
+    ValueInfo v;
+    v.type = t;
+    for (int64_t x : d) v.dims.push_back(Dim::known(x));
+    return v;
+  }
+  bool fully_known() const;
+  std::string shape_string() const;  // "[2, batch, ?]" or "[unknown rank]"
+};
+
+// Product of dims[begin, end): a number when all are known (nullopt-free overflow check via ok),
+// the symbol when exactly one symbol takes part and every known dim is 1, otherwise unknown.
+// Sets *overflow when the known product overflows int64.
+Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* overflow);
+
+// Product of concrete dims; false on overflow or a negative dim.
+bool checked_product(const std::vector<int64_t>& dims, int64_t* out);
+
+}  // namespace onnxwasm

@@ -1,0 +1,38 @@
+// Status: how every fallible function in src/ reports failure. The message states the broken
+// rule with the offending value and the allowed range; the code (status_codes.def) is stable.
+#pragma once
+#include <string>
+#include <utility>
+
+namespace onnxwasm {
+
+enum class StatusCode {
+  Ok = 0,
+#define ONNX_STATUS_CODE(E, code, cls) E,
+#include "status_codes.def"
+#undef ONNX_STATUS_CODE
+};
+
+const char* status_code_string(StatusCode code);
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  static Status ok() { return Status(); }
+  bool is_ok() const { return code_ == StatusCode::Ok; }
+  StatusCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  StatusCode code_ = StatusCode::Ok;
+  std::string message_;
+};
+
+#define ONNXWASM_RETURN_IF_ERROR(expr)   \
+  do {                                   \
+    ::onnxwasm::Status _s = (expr);      \
+    if (!_s.is_ok()) return _s;          \
+  } while (0)
+
+}  // namespace onnxwasm

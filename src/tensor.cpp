@@ -1,0 +1,105 @@
+#include "tensor.h"
+
+#include "shape.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace onnxwasm {
+
+Buffer::~Buffer() {
+  if (strings_) {
+    for (int64_t i = 0; i < string_count_; ++i) strings_[i].~basic_string();
+    std::free(strings_);
+  }
+  std::free(data_);
+}
+
+static void* aligned_bytes(int64_t bytes) {
+  // Sizes beyond the address space are refused here rather than wrapped.
+  const uint64_t rounded = (static_cast<uint64_t>(bytes) + 15) & ~uint64_t{15};
+  if (bytes < 0 || rounded > SIZE_MAX - 16) return nullptr;
+  return std::aligned_alloc(16, rounded == 0 ? 16 : static_cast<size_t>(rounded));
+}
+
+Status Buffer::allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out) {
+  void* p = aligned_bytes(bytes);
+  if (!p)
+    return Status(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(bytes) +
+                                               " bytes for a tensor: memory is exhausted or the size exceeds what wasm32 memory (4 GiB) can hold");
+  std::memset(p, 0, static_cast<size_t>(bytes));
+  std::shared_ptr<Buffer> b(new (std::nothrow) Buffer());
+  if (!b) {
+    std::free(p);
+    return Status(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
+  }
+  b->data_ = static_cast<uint8_t*>(p);
+  b->bytes_ = bytes;
+  *out = std::move(b);
+  return Status::ok();
+}
+
+Status Buffer::allocate_strings(int64_t count, std::shared_ptr<Buffer>* out) {
+  int64_t bytes = 0;
+  if (count < 0 || __builtin_mul_overflow(count, static_cast<int64_t>(sizeof(std::string)), &bytes))
+    bytes = -1;
+  void* p = bytes < 0 ? nullptr : aligned_bytes(bytes);
+  if (!p)
+    return Status(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(count) +
+                                               " strings (" + std::to_string(bytes) + " bytes) for a tensor");
+  std::shared_ptr<Buffer> b(new (std::nothrow) Buffer());
+  if (!b) {
+    std::free(p);
+    return Status(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
+  }
+  b->strings_ = static_cast<std::string*>(p);
+  for (int64_t i = 0; i < count; ++i) new (&b->strings_[i]) std::string();
+  b->string_count_ = count;
+  *out = std::move(b);
+  return Status::ok();
+}
+
+int64_t Tensor::element_count() const {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* count, int64_t* bytes) {
+  std::string shape = "[";
+  for (size_t i = 0; i < dims.size(); ++i) shape += (i ? ", " : "") + std::to_string(dims[i]);
+  shape += "]";
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] < 0)
+      return Status(StatusCode::Shape, "dimension " + std::to_string(i) + " of shape " + shape +
+                                           " is " + std::to_string(dims[i]) + "; dimensions must be >= 0");
+  if (!checked_product(dims, count))
+    return Status(StatusCode::Shape, "the element count of shape " + shape + " overflows int64");
+  if (type == ElementType::String) {
+    *bytes = 0;
+    return Status::ok();
+  }
+  if (!storage_bytes(type, *count, bytes))
+    return Status(StatusCode::OutOfMemory, "the byte size of shape " + shape + " of " + onnx_name(type) +
+                                               " overflows int64 (" + std::to_string(*count) + " elements)");
+  return Status::ok();
+}
+
+Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* out) {
+  if (!element_type_info(static_cast<int32_t>(type)))
+    return Status(StatusCode::Type, "unknown element type id " + std::to_string(static_cast<int>(type)));
+  int64_t count = 0, bytes = 0;
+  ONNXWASM_RETURN_IF_ERROR(check_dims(type, dims, &count, &bytes));
+  Tensor t;
+  t.type = type;
+  t.dims = dims;
+  if (type == ElementType::String)
+    ONNXWASM_RETURN_IF_ERROR(Buffer::allocate_strings(count, &t.buffer));
+  else
+    ONNXWASM_RETURN_IF_ERROR(Buffer::allocate_bytes(bytes, &t.buffer));
+  *out = std::move(t);
+  return Status::ok();
+}
+
+}  // namespace onnxwasm
