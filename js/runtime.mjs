@@ -9,18 +9,17 @@ let wasmModule = null;
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
 async function loadModule(options) {
-  const glueUrl = new URL('../dist/onnx-wasm.cjs', import.meta.url);
-  const wasmUrl = options.wasmUrl ? new URL(options.wasmUrl, glueUrl) : new URL('../dist/onnx-wasm.wasm', import.meta.url);
+  const wasmUrl = options.wasmUrl ? new URL(options.wasmUrl, import.meta.url) : new URL('../dist/onnx-wasm.wasm', import.meta.url);
   let factory;
   let wasmBinary = options.wasmBinary;
   if (isNode) {
     const { createRequire } = await import('node:module');
     const { readFile } = await import('node:fs/promises');
     const nodeRequire = createRequire(import.meta.url);
-    factory = nodeRequire(options.glue ?? new URL(glueUrl).pathname);
+    factory = nodeRequire(new URL('../dist/onnx-wasm.cjs', import.meta.url).pathname);
     wasmBinary ??= await readFile(wasmUrl);
   } else {
-    factory = options.factory ?? (await import(/* @vite-ignore */ glueUrl.href)).default;
+    factory = (await import('../dist/onnx-wasm.mjs')).default;
     if (!wasmBinary) {
       const response = await fetch(wasmUrl);
       if (!response.ok) throw invalidArgument(`cannot fetch the onnx-wasm module at ${wasmUrl}: HTTP ${response.status}`);

@@ -10,3 +10,5 @@ mkdir -p dist
 cp build/wasm/onnx-wasm.wasm dist/
 cp build/wasm/onnx-wasm.js dist/onnx-wasm.cjs   # CommonJS glue: the package is "type": "module"
 node scripts/gen-constants.mjs
+# ES module glue for browsers and bundlers: the same glue with an ESM export (no Node code runs there).
+{ cat build/wasm/onnx-wasm.js; echo; echo 'export default createOnnxWasmModule;'; } > dist/onnx-wasm.mjs
