@@ -34,6 +34,8 @@ class TensorHandle {
     return a;
   }
   double size() const { return static_cast<double>(t_.element_count()); }
+  int rank() const { return static_cast<int>(t_.dims.size()); }
+  double dim(int i) const { return static_cast<double>(t_.dims[static_cast<size_t>(i)]); }
   // Address of the first byte in wasm memory (0 for strings); valid while the handle lives.
   double dataPtr() const { return static_cast<double>(reinterpret_cast<uintptr_t>(t_.buffer->data())); }
   double byteLength() const { return static_cast<double>(t_.buffer->bytes()); }
@@ -123,6 +125,44 @@ val run_node(const std::string& op, int opset, val attrs, val inputs) {
   for (ow::Tensor& t : out) push(list, TensorHandle(std::move(t)));
   val r = val::object();
   r.set("outputs", list);
+  return r;
+}
+
+// A node prepared once (op, opset, attributes parsed) and run many times with no JS objects
+// built per call: the fast path behind InferenceSession.run and runNode. run1/run2 return a new
+// TensorHandle owned by JS, or null with the Status in errorCode()/errorMessage().
+class PreparedNode {
+ public:
+  PreparedNode(std::string op, int opset, ow::Attributes attrs)
+      : op_(std::move(op)), opset_(opset), attrs_(std::move(attrs)) {}
+  TensorHandle* run1(const TensorHandle* a) { return run({a ? &a->tensor() : nullptr}); }
+  TensorHandle* run2(const TensorHandle* a, const TensorHandle* b) {
+    return run({a ? &a->tensor() : nullptr, b ? &b->tensor() : nullptr});
+  }
+  std::string errorCode() const { return ow::status_code_string(status_.code()); }
+  std::string errorMessage() const { return status_.message(); }
+
+ private:
+  TensorHandle* run(const std::vector<const ow::Tensor*>& in) {
+    std::vector<ow::Tensor> out;
+    status_ = ow::run_node(op_, opset_, attrs_, in, &out);
+    if (!status_.is_ok()) return nullptr;
+    return new TensorHandle(std::move(out[0]));
+  }
+  std::string op_;
+  int opset_;
+  ow::Attributes attrs_;
+  ow::Status status_;
+};
+
+// { node: PreparedNode } or { error } when the op or opset is refused.
+val prepare_node(const std::string& op, int opset, val attrs) {
+  const ow::OpVersion* v = nullptr;
+  const ow::Status s = ow::resolve_op(op, opset, &v);
+  if (!s.is_ok()) return error_result(s);
+  val r = val::object();
+  r.set("node", PreparedNode(op, opset, to_attributes(attrs)));
+  r.set("inputs", static_cast<int>(v->inputs.size()));
   return r;
 }
 
@@ -230,11 +270,19 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
       .function("type", &TensorHandle::type)
       .function("dims", &TensorHandle::dims)
       .function("size", &TensorHandle::size)
+      .function("rank", &TensorHandle::rank)
+      .function("dim", &TensorHandle::dim)
       .function("dataPtr", &TensorHandle::dataPtr)
       .function("byteLength", &TensorHandle::byteLength)
       .function("sharesBufferWith", &TensorHandle::sharesBufferWith)
       .function("getString", &TensorHandle::getString)
       .function("setString", &TensorHandle::setString);
+  emscripten::class_<PreparedNode>("PreparedNode")
+      .function("run1", &PreparedNode::run1, emscripten::allow_raw_pointers())
+      .function("run2", &PreparedNode::run2, emscripten::allow_raw_pointers())
+      .function("errorCode", &PreparedNode::errorCode)
+      .function("errorMessage", &PreparedNode::errorMessage);
+  emscripten::function("prepareNode", &prepare_node);
   emscripten::function("createTensor", &create_tensor);
   emscripten::function("runNode", &run_node);
   emscripten::function("inferNode", &infer_node);

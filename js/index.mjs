@@ -1,5 +1,5 @@
 // onnx-wasm: ONNX Gather, Flatten and Reshape in WebAssembly.
-export { init } from './runtime.mjs';
+export { init, runtime } from './runtime.mjs';
 export { Tensor } from './tensor.mjs';
 export { runNode, inferShapes, opVersions } from './node.mjs';
 export { TYPE_NAMES } from './types.mjs';

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Builds the wasm module into dist/ (and the Catch2 tests as wasm when $1 = --tests).
+# Builds the wasm modules into dist/: onnx-wasm (wasm SIMD) and onnx-wasm-nosimd (for engines
+# without SIMD), each as .wasm + CommonJS glue (.cjs, for Node) + ES module glue (.mjs, for
+# browsers and bundlers). With --tests, also the Catch2 tests as wasm (build/wasm/unit_tests.js).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # Debian's emscripten finds acorn there
 tests=OFF; [ "${1:-}" = "--tests" ] && tests=ON
-emcmake cmake -S . -B build/wasm -DONNXWASM_TESTS=$tests >/dev/null
-cmake --build build/wasm -j2
 mkdir -p dist
-cp build/wasm/onnx-wasm.wasm dist/
-cp build/wasm/onnx-wasm.js dist/onnx-wasm.cjs   # CommonJS glue: the package is "type": "module"
+build() {  # build dir, SIMD ON/OFF, output name, tests ON/OFF
+  emcmake cmake -S . -B "$1" -DONNXWASM_SIMD="$2" -DONNXWASM_SUFFIX="${3#onnx-wasm}" -DONNXWASM_TESTS="$4" >/dev/null
+  cmake --build "$1" -j2
+  cp "$1/$3.wasm" dist/
+  cp "$1/$3.js" "dist/$3.cjs"   # CommonJS glue: the package is "type": "module"
+  # ES module glue: the same glue with an ESM export (its Node-only code never runs in a browser).
+  { cat "$1/$3.js"; echo; echo 'export default createOnnxWasmModule;'; } > "dist/$3.mjs"
+}
+build build/wasm ON onnx-wasm "$tests"
+build build/wasm-nosimd OFF onnx-wasm-nosimd OFF
 node scripts/gen-constants.mjs
-# ES module glue for browsers and bundlers: the same glue with an ESM export (no Node code runs there).
-{ cat build/wasm/onnx-wasm.js; echo; echo 'export default createOnnxWasmModule;'; } > dist/onnx-wasm.mjs

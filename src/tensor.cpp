@@ -23,12 +23,12 @@ static void* aligned_bytes(int64_t bytes) {
   return std::aligned_alloc(16, rounded == 0 ? 16 : static_cast<size_t>(rounded));
 }
 
-Status Buffer::allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out) {
+Status Buffer::allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out, bool zeroed) {
   void* p = aligned_bytes(bytes);
   if (!p)
     return Status(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(bytes) +
                                                " bytes for a tensor: memory is exhausted or the size exceeds what wasm32 memory (4 GiB) can hold");
-  std::memset(p, 0, static_cast<size_t>(bytes));
+  if (zeroed) std::memset(p, 0, static_cast<size_t>(bytes));
   std::shared_ptr<Buffer> b(new (std::nothrow) Buffer());
   if (!b) {
     std::free(p);
@@ -66,27 +66,31 @@ int64_t Tensor::element_count() const {
   return n;
 }
 
-Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* count, int64_t* bytes) {
+static std::string shape_string(const std::vector<int64_t>& dims) {
   std::string shape = "[";
   for (size_t i = 0; i < dims.size(); ++i) shape += (i ? ", " : "") + std::to_string(dims[i]);
-  shape += "]";
+  return shape + "]";
+}
+
+Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* count, int64_t* bytes) {
   for (size_t i = 0; i < dims.size(); ++i)
     if (dims[i] < 0)
-      return Status(StatusCode::Shape, "dimension " + std::to_string(i) + " of shape " + shape +
+      return Status(StatusCode::Shape, "dimension " + std::to_string(i) + " of shape " + shape_string(dims) +
                                            " is " + std::to_string(dims[i]) + "; dimensions must be >= 0");
   if (!checked_product(dims, count))
-    return Status(StatusCode::Shape, "the element count of shape " + shape + " overflows int64");
+    return Status(StatusCode::Shape, "the element count of shape " + shape_string(dims) + " overflows int64");
   if (type == ElementType::String) {
     *bytes = 0;
     return Status::ok();
   }
   if (!storage_bytes(type, *count, bytes))
-    return Status(StatusCode::OutOfMemory, "the byte size of shape " + shape + " of " + onnx_name(type) +
-                                               " overflows int64 (" + std::to_string(*count) + " elements)");
+    return Status(StatusCode::OutOfMemory, "the byte size of shape " + shape_string(dims) + " of " +
+                                               onnx_name(type) + " overflows int64 (" + std::to_string(*count) +
+                                               " elements)");
   return Status::ok();
 }
 
-Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* out) {
+Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* out, bool zeroed) {
   if (!element_type_info(static_cast<int32_t>(type)))
     return Status(StatusCode::Type, "unknown element type id " + std::to_string(static_cast<int>(type)));
   int64_t count = 0, bytes = 0;
@@ -97,7 +101,7 @@ Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* o
   if (type == ElementType::String)
     ONNXWASM_RETURN_IF_ERROR(Buffer::allocate_strings(count, &t.buffer));
   else
-    ONNXWASM_RETURN_IF_ERROR(Buffer::allocate_bytes(bytes, &t.buffer));
+    ONNXWASM_RETURN_IF_ERROR(Buffer::allocate_bytes(bytes, &t.buffer, zeroed));
   *out = std::move(t);
   return Status::ok();
 }

@@ -19,7 +19,8 @@ class Buffer {
   Buffer& operator=(const Buffer&) = delete;
 
   // Fails with ERR_OUT_OF_MEMORY, naming the bytes asked for, when the allocation fails.
-  static Status allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out);
+  // `zeroed` false leaves the bytes uninitialized, for outputs a kernel writes in full.
+  static Status allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out, bool zeroed = true);
   static Status allocate_strings(int64_t count, std::shared_ptr<Buffer>* out);
 
   uint8_t* data() const { return data_; }
@@ -45,8 +46,8 @@ struct Tensor {
 };
 
 // A new tensor with zeroed (or empty-string) storage. Checks the type, the dims (non-negative,
-// product within int64) and the allocation.
-Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* out);
+// product within int64) and the allocation. `zeroed` false skips zeroing numeric storage.
+Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* out, bool zeroed = true);
 
 // Dims, element count and byte size, checked: used by make_tensor and by shape inference.
 Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* count, int64_t* bytes);

@@ -35,6 +35,11 @@ struct GatherKernels {
   }
 };
 
+// Reads one byte per 64-byte cache line of [p, p + bytes), in order, so that the hardware
+// streams the lines in before a random-order element gather reads them (wasm has no prefetch
+// instruction). Returns a value that keeps the loads from being optimized away.
+uint32_t touch_cache_lines(const void* p, size_t bytes);
+
 const GatherKernels& gather_kernels_scalar();
 const GatherKernels* gather_kernels_wasmsimd();  // null when built without wasm SIMD
 // wasmsimd when built with it, else scalar.

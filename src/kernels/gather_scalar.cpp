@@ -42,6 +42,13 @@ const GatherKernels kScalar = {
 
 const GatherKernels& gather_kernels_scalar() { return kScalar; }
 
+uint32_t touch_cache_lines(const void* p, size_t bytes) {
+  const volatile uint8_t* b = static_cast<const volatile uint8_t*>(p);
+  uint32_t acc = 0;
+  for (size_t k = 0; k < bytes; k += 64) acc += b[k];
+  return acc;
+}
+
 const GatherKernels& gather_kernels_best() {
   const GatherKernels* simd = gather_kernels_wasmsimd();
   return simd ? *simd : kScalar;

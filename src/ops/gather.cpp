@@ -94,7 +94,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   }
 
   Tensor result;
-  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, out_dims, &result));
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, out_dims, &result, /*zeroed=*/false));
   if (copies) {
     const uint32_t* idx = norm.get();
     if (data.is_string()) {
@@ -110,14 +110,21 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
       const ElementGatherFn element = inner == 1 ? k.for_width(width) : nullptr;
       const uint8_t* src = data.buffer->data();
       uint8_t* dst = result.buffer->data();
+      const size_t row_bytes = static_cast<size_t>(axis_dim) * slice;
+      // Element gathers read each row in random order: stream the row after next into cache
+      // first when the gather reads at least one element per cache line on average.
+      const bool touch = element && n >= row_bytes / 64;
+      uint32_t touched = 0;
       for (int64_t o = 0; o < outer; ++o) {
-        const uint8_t* row = src + static_cast<size_t>(o * axis_dim) * slice;
+        const uint8_t* row = src + static_cast<size_t>(o) * row_bytes;
+        if (touch && o + 2 < outer) touched += touch_cache_lines(row + 2 * row_bytes, row_bytes);
         if (element)
           element(n, idx, row, dst);
         else
           k.slices(n, idx, row, slice, dst);
         dst += n * slice;
       }
+      (void)touched;
     }
   }
   out->push_back(std::move(result));
