@@ -1,12 +1,17 @@
 // Embind layer: converts JS values to the plain C++ types of src/ and Status to
 // { error: { code, message } } results that js/ turns into typed Errors. No logic of its own.
 //
-// Memory: every TensorHandle returned to JS (in `handle` or `outputs`) is owned by JS and must
-// be freed with .delete() (Tensor.dispose() in js/). A handle holds a shared_ptr to its buffer,
-// so a Reshape/Flatten output keeps its input's data alive after the input is disposed.
+// Tensors and prepared nodes cross the boundary as plain addresses of C++ objects, so that a run
+// costs a few integer calls and no Embind class wrappers (the hot path of InferenceSession.run).
+// Memory: every tensor address returned to JS (createTensor, runNode, nodeRun1/2) is owned by JS
+// and must be freed once with tensorDelete (Tensor.dispose() in js/); every node address from
+// prepareNode with nodeDelete. A tensor holds a shared_ptr to its buffer, so a Reshape/Flatten
+// output keeps its input's data alive after the input is deleted.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -27,26 +32,28 @@ void push(val& array, T&& value) {
 class TensorHandle {
  public:
   explicit TensorHandle(ow::Tensor t) : t_(std::move(t)) {}
-  int type() const { return static_cast<int>(t_.type); }
-  val dims() const {
-    val a = val::array();
-    for (int64_t d : t_.dims) push(a, static_cast<double>(d));
-    return a;
-  }
-  double size() const { return static_cast<double>(t_.element_count()); }
-  int rank() const { return static_cast<int>(t_.dims.size()); }
-  double dim(int i) const { return static_cast<double>(t_.dims[static_cast<size_t>(i)]); }
-  // Address of the first byte in wasm memory (0 for strings); valid while the handle lives.
-  double dataPtr() const { return static_cast<double>(reinterpret_cast<uintptr_t>(t_.buffer->data())); }
-  double byteLength() const { return static_cast<double>(t_.buffer->bytes()); }
-  bool sharesBufferWith(const TensorHandle& o) const { return t_.buffer == o.t_.buffer; }
-  std::string getString(double i) const { return t_.buffer->strings()[static_cast<int64_t>(i)]; }
-  void setString(double i, const std::string& s) { t_.buffer->strings()[static_cast<int64_t>(i)] = s; }
   const ow::Tensor& tensor() const { return t_; }
+  ow::Tensor& tensor() { return t_; }
 
  private:
   ow::Tensor t_;
 };
+
+TensorHandle* T(uintptr_t p) { return reinterpret_cast<TensorHandle*>(p); }
+uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+int tensor_type(uintptr_t p) { return static_cast<int>(T(p)->tensor().type); }
+int tensor_rank(uintptr_t p) { return static_cast<int>(T(p)->tensor().dims.size()); }
+double tensor_dim(uintptr_t p, int i) { return static_cast<double>(T(p)->tensor().dims[static_cast<size_t>(i)]); }
+// Address of the first byte in wasm memory (0 for strings); valid while the tensor lives.
+double tensor_data(uintptr_t p) { return static_cast<double>(addr(T(p)->tensor().buffer->data())); }
+double tensor_bytes(uintptr_t p) { return static_cast<double>(T(p)->tensor().buffer->bytes()); }
+bool tensor_shares_buffer(uintptr_t a, uintptr_t b) { return T(a)->tensor().buffer == T(b)->tensor().buffer; }
+std::string tensor_get_string(uintptr_t p, double i) { return T(p)->tensor().buffer->strings()[static_cast<int64_t>(i)]; }
+void tensor_set_string(uintptr_t p, double i, const std::string& s) {
+  T(p)->tensor().buffer->strings()[static_cast<int64_t>(i)] = s;
+}
+void tensor_delete(uintptr_t p) { delete T(p); }
 
 val error_result(const ow::Status& s) {
   val e = val::object();
@@ -100,68 +107,74 @@ ow::Attributes to_attributes(const val& list) {
   return attrs;
 }
 
-// A new zeroed tensor: { handle } or { error }. The caller fills it through dataPtr/setString.
+// A new zeroed tensor: { ptr } or { error }. The caller fills it through tensorData/tensorSetString.
 val create_tensor(int type_id, val dims) {
   ow::Tensor t;
   const ow::Status s = ow::make_tensor(static_cast<ow::ElementType>(type_id), to_int64s(dims), &t);
   if (!s.is_ok()) return error_result(s);
+  TensorHandle* h = new (std::nothrow) TensorHandle(std::move(t));
+  if (!h) return error_result(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record"));
   val r = val::object();
-  r.set("handle", TensorHandle(std::move(t)));
+  r.set("ptr", addr(h));
   return r;
 }
 
-// inputs: array of TensorHandle. Returns { outputs: [TensorHandle] } or { error }.
+// inputs: array of tensor addresses (0 for a missing input). Returns { outputs: [address] } or { error }.
 val run_node(const std::string& op, int opset, val attrs, val inputs) {
   std::vector<const ow::Tensor*> in;
   const unsigned n = inputs["length"].as<unsigned>();
   for (unsigned i = 0; i < n; ++i) {
-    const val h = inputs[i];
-    in.push_back(h.isNull() || h.isUndefined() ? nullptr : &h.as<const TensorHandle&>().tensor());
+    const uintptr_t p = inputs[i].as<uintptr_t>();
+    in.push_back(p ? &T(p)->tensor() : nullptr);
   }
   std::vector<ow::Tensor> out;
   const ow::Status s = ow::run_node(op, opset, to_attributes(attrs), in, &out);
   if (!s.is_ok()) return error_result(s);
   val list = val::array();
-  for (ow::Tensor& t : out) push(list, TensorHandle(std::move(t)));
+  for (ow::Tensor& t : out) push(list, addr(new TensorHandle(std::move(t))));
   val r = val::object();
   r.set("outputs", list);
   return r;
 }
 
-// A node prepared once (op, opset, attributes parsed) and run many times with no JS objects
-// built per call: the fast path behind InferenceSession.run and runNode. run1/run2 return a new
-// TensorHandle owned by JS, or null with the Status in errorCode()/errorMessage().
+// A node prepared once (op, opset and attributes parsed) and run many times: the fast path
+// behind InferenceSession.run. node_run1/2 return a new tensor address owned by JS, or 0 with
+// the Status in node_error_code/node_error_message.
 class PreparedNode {
  public:
   PreparedNode(std::string op, int opset, ow::Attributes attrs)
       : op_(std::move(op)), opset_(opset), attrs_(std::move(attrs)) {}
-  TensorHandle* run1(const TensorHandle* a) { return run({a ? &a->tensor() : nullptr}); }
-  TensorHandle* run2(const TensorHandle* a, const TensorHandle* b) {
-    return run({a ? &a->tensor() : nullptr, b ? &b->tensor() : nullptr});
+  uintptr_t run(const ow::Tensor* a, const ow::Tensor* b, size_t n) {
+    const ow::Tensor* in[2] = {a, b};
+    std::vector<ow::Tensor> out;
+    status_ = ow::run_node(op_, opset_, attrs_, std::vector<const ow::Tensor*>(in, in + n), &out);
+    if (!status_.is_ok()) return 0;
+    return addr(new TensorHandle(std::move(out[0])));
   }
-  std::string errorCode() const { return ow::status_code_string(status_.code()); }
-  std::string errorMessage() const { return status_.message(); }
+  const ow::Status& status() const { return status_; }
 
  private:
-  TensorHandle* run(const std::vector<const ow::Tensor*>& in) {
-    std::vector<ow::Tensor> out;
-    status_ = ow::run_node(op_, opset_, attrs_, in, &out);
-    if (!status_.is_ok()) return nullptr;
-    return new TensorHandle(std::move(out[0]));
-  }
   std::string op_;
   int opset_;
   ow::Attributes attrs_;
   ow::Status status_;
 };
 
-// { node: PreparedNode } or { error } when the op or opset is refused.
+PreparedNode* N(uintptr_t p) { return reinterpret_cast<PreparedNode*>(p); }
+const ow::Tensor* in_tensor(uintptr_t p) { return p ? &T(p)->tensor() : nullptr; }
+uintptr_t node_run1(uintptr_t n, uintptr_t a) { return N(n)->run(in_tensor(a), nullptr, 1); }
+uintptr_t node_run2(uintptr_t n, uintptr_t a, uintptr_t b) { return N(n)->run(in_tensor(a), in_tensor(b), 2); }
+std::string node_error_code(uintptr_t n) { return ow::status_code_string(N(n)->status().code()); }
+std::string node_error_message(uintptr_t n) { return N(n)->status().message(); }
+void node_delete(uintptr_t n) { delete N(n); }
+
+// { ptr: node address, inputs: count } or { error } when the op or opset is refused.
 val prepare_node(const std::string& op, int opset, val attrs) {
   const ow::OpVersion* v = nullptr;
   const ow::Status s = ow::resolve_op(op, opset, &v);
   if (!s.is_ok()) return error_result(s);
   val r = val::object();
-  r.set("node", PreparedNode(op, opset, to_attributes(attrs)));
+  r.set("ptr", addr(new PreparedNode(op, opset, to_attributes(attrs))));
   r.set("inputs", static_cast<int>(v->inputs.size()));
   return r;
 }
@@ -266,28 +279,27 @@ int min_opset() { return ow::kMinOpset; }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(onnx_wasm) {
-  emscripten::class_<TensorHandle>("TensorHandle")
-      .function("type", &TensorHandle::type)
-      .function("dims", &TensorHandle::dims)
-      .function("size", &TensorHandle::size)
-      .function("rank", &TensorHandle::rank)
-      .function("dim", &TensorHandle::dim)
-      .function("dataPtr", &TensorHandle::dataPtr)
-      .function("byteLength", &TensorHandle::byteLength)
-      .function("sharesBufferWith", &TensorHandle::sharesBufferWith)
-      .function("getString", &TensorHandle::getString)
-      .function("setString", &TensorHandle::setString);
-  emscripten::class_<PreparedNode>("PreparedNode")
-      .function("run1", &PreparedNode::run1, emscripten::allow_raw_pointers())
-      .function("run2", &PreparedNode::run2, emscripten::allow_raw_pointers())
-      .function("errorCode", &PreparedNode::errorCode)
-      .function("errorMessage", &PreparedNode::errorMessage);
-  emscripten::function("prepareNode", &prepare_node);
-  emscripten::function("createTensor", &create_tensor);
-  emscripten::function("runNode", &run_node);
-  emscripten::function("inferNode", &infer_node);
-  emscripten::function("opVersions", &op_versions);
-  emscripten::function("kernelTarget", &kernel_target);
-  emscripten::function("maxOpset", &max_opset);
-  emscripten::function("minOpset", &min_opset);
+  using emscripten::function;
+  function("createTensor", &create_tensor);
+  function("tensorType", &tensor_type);
+  function("tensorRank", &tensor_rank);
+  function("tensorDim", &tensor_dim);
+  function("tensorData", &tensor_data);
+  function("tensorBytes", &tensor_bytes);
+  function("tensorSharesBuffer", &tensor_shares_buffer);
+  function("tensorGetString", &tensor_get_string);
+  function("tensorSetString", &tensor_set_string);
+  function("tensorDelete", &tensor_delete);
+  function("prepareNode", &prepare_node);
+  function("nodeRun1", &node_run1);
+  function("nodeRun2", &node_run2);
+  function("nodeErrorCode", &node_error_code);
+  function("nodeErrorMessage", &node_error_message);
+  function("nodeDelete", &node_delete);
+  function("runNode", &run_node);
+  function("inferNode", &infer_node);
+  function("opVersions", &op_versions);
+  function("kernelTarget", &kernel_target);
+  function("maxOpset", &max_opset);
+  function("minOpset", &min_opset);
 }

@@ -2,5 +2,6 @@
 export { init, runtime } from './runtime.mjs';
 export { Tensor } from './tensor.mjs';
 export { runNode, inferShapes, opVersions } from './node.mjs';
+export { prepareNode, PreparedNode } from './prepared.mjs';
 export { TYPE_NAMES } from './types.mjs';
 export * from './errors.mjs';

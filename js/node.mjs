@@ -76,7 +76,7 @@ export function runNode(node, inputs, options = {}) {
   const temporaries = [];
   try {
     const handles = inputs.map((x, i) => {
-      if (x === null || x === undefined) return null;
+      if (x === null || x === undefined) return 0;
       if (x instanceof Tensor) return x.handle;
       if (typeof x === 'object' && 'type' in x && 'data' in x) {
         const t = new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));

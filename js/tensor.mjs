@@ -1,14 +1,14 @@
 // Tensor: data that lives in wasm memory. Created once (data copied in), then passed to any
 // number of calls without copying; `data` is a view into wasm memory, made again when memory
-// grows. Memory: the Tensor owns one C++ TensorHandle; dispose() frees it, and a
-// FinalizationRegistry frees it if the Tensor is garbage collected first.
+// grows. Memory: the Tensor owns one C++ tensor (an address, freed with tensorDelete);
+// dispose() frees it, and a FinalizationRegistry frees it if the Tensor is garbage collected first.
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { getModule } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
 const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
+  ? new FinalizationRegistry((ptr) => getModule().tensorDelete(ptr))
   : null;
 
 function checkDims(dims) {
@@ -66,7 +66,7 @@ function fromPlainArray(t, values) {
 }
 
 export class Tensor {
-  #handle;
+  #ptr = 0;
   #type;
   #dims;
   #size;
@@ -92,12 +92,12 @@ export class Tensor {
       throw invalidArgument(`${t.name} tensor of dims [${shape.join(', ')}] (${size} elements) needs ${expected} ${t.array === 'Array' ? 'strings' : `${t.array} entries`}, got ${values.length}`);
     const r = getModule().createTensor(t.id, shape);
     if (r.error) throw errorFromStatus(r.error);
-    this.#adopt(r.handle);
+    this.#adopt(r.ptr);
+    const m = getModule();
     if (t.name === 'string') {
-      values.forEach((s, i) => this.#handle.setString(i, s));
+      values.forEach((s, i) => m.tensorSetString(this.#ptr, i, s));
     } else if (values.length > 0) {
-      const m = getModule();
-      new Uint8Array(m.HEAPU8.buffer, this.#handle.dataPtr(), this.#handle.byteLength())
+      new Uint8Array(m.HEAPU8.buffer, m.tensorData(this.#ptr), m.tensorBytes(this.#ptr))
         .set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
     }
   }
@@ -107,43 +107,56 @@ export class Tensor {
     const t = typeByName(type);
     const r = getModule().createTensor(t.id, checkDims(dims));
     if (r.error) throw errorFromStatus(r.error);
-    return new Tensor(FROM_HANDLE, r.handle);
+    return new Tensor(FROM_HANDLE, r.ptr);
   }
 
-  static [FROM_HANDLE](handle) {
-    return new Tensor(FROM_HANDLE, handle);
+  static [FROM_HANDLE](ptr) {
+    return new Tensor(FROM_HANDLE, ptr);
   }
 
-  #adopt(handle) {
-    this.#handle = handle;
-    this.#type = typeById(handle.type());
-    this.#dims = Object.freeze(handle.dims());
-    this.#size = handle.size();
-    finalizer?.register(this, handle, this);
+  #adopt(ptr) {
+    this.#ptr = ptr;
+    this.#type = typeById(getModule().tensorType(ptr));
+    this.#dims = null;   // read from the handle on first use: outputs are often consumed by dims-blind code
+    this.#size = -1;
+    finalizer?.register(this, ptr, this);
   }
 
   #live() {
-    if (!this.#handle) throw new DisposedError(`this ${this.#type.name} tensor of dims [${this.#dims.join(', ')}] was disposed`);
-    return this.#handle;
+    if (!this.#ptr) throw new DisposedError(`this ${this.#type.name} tensor of dims [${this.dims.join(', ')}] was disposed`);
+    return this.#ptr;
   }
 
   get type() { return this.#type.name; }
-  get dims() { return this.#dims; }
-  get size() { return this.#size; }
-  get disposed() { return !this.#handle; }
+  get dims() {
+    if (!this.#dims) {
+      const m = getModule(), p = this.#ptr;
+      const dims = new Array(m.tensorRank(p));
+      for (let i = 0; i < dims.length; ++i) dims[i] = m.tensorDim(p, i);
+      this.#dims = Object.freeze(dims);
+    }
+    return this.#dims;
+  }
+
+  get size() {
+    if (this.#size < 0) this.#size = this.dims.reduce((a, b) => a * b, 1);
+    return this.#size;
+  }
+  get disposed() { return !this.#ptr; }
 
   // A view into wasm memory (string[] for strings). Read it again after calls that may grow
   // memory: an old view is detached when memory grows.
   get data() {
-    const h = this.#live();
+    const p = this.#live();
+    const m = getModule();
     if (this.#type.name === 'string') {
-      this.#strings ??= Array.from({ length: this.#size }, (_, i) => h.getString(i));
+      this.#strings ??= Array.from({ length: this.size }, (_, i) => m.tensorGetString(p, i));
       return this.#strings;
     }
-    const heap = getModule().HEAPU8.buffer;
+    const heap = m.HEAPU8.buffer;
     if (!this.#view || this.#view.buffer !== heap) {
       const Cls = arrayClass(this.#type);
-      this.#view = new Cls(heap, h.dataPtr(), storageLength(this.#type, this.#size));
+      this.#view = new Cls(heap, m.tensorData(p), storageLength(this.#type, this.size));
     }
     return this.#view;
   }
@@ -156,17 +169,18 @@ export class Tensor {
 
   // True when both tensors read the same wasm memory (Reshape and Flatten outputs and their input).
   sharesMemoryWith(other) {
-    return this.#live().sharesBufferWith(other.handle);
+    return getModule().tensorSharesBuffer(this.#live(), other.handle);
   }
 
-  // The C++ handle, for js/ internals.
+  // The address of the C++ tensor, for js/ internals.
   get handle() { return this.#live(); }
 
   dispose() {
-    if (!this.#handle) return;
+    if (!this.#ptr) return;
     finalizer?.unregister(this);
-    this.#handle.delete();
-    this.#handle = null;
+    this.dims;   // keep dims (and the error messages that name them) readable after dispose
+    getModule().tensorDelete(this.#ptr);
+    this.#ptr = 0;
     this.#view = null;
     this.#strings = null;
   }

@@ -1,0 +1,57 @@
+// prepareNode: a node parsed and resolved once, run many times through the binding's
+// PreparedNode (no JS objects crossing into wasm per call). InferenceSession runs its nodes this
+// way; runNode is the one-off form. Memory: the PreparedNode owns a C++ object freed by dispose()
+// (or when garbage collected); the Tensors that run() returns belong to the caller.
+import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
+import { normalizeNode } from './node.mjs';
+import { getModule } from './runtime.mjs';
+import { Tensor, tensorFromHandle } from './tensor.mjs';
+
+const finalizer = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
+  : null;
+
+export class PreparedNode {
+  #node = 0;
+  #arity;
+  #label;
+
+  constructor(node, options = {}) {
+    const m = getModule();
+    const { opType, attrs } = normalizeNode(node);
+    const opset = options.opset ?? m.maxOpset();
+    if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
+    const r = m.prepareNode(opType, opset, attrs);
+    if (r.error) throw errorFromStatus(r.error);
+    this.#node = r.ptr;
+    this.#arity = r.inputs;
+    this.#label = `${opType} at opset ${opset}`;
+    finalizer?.register(this, r.ptr, this);
+  }
+
+  // Inputs: Tensors of this package (used in place, no copy). Returns [output Tensor].
+  run(inputs) {
+    const n = this.#node;
+    if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
+    const a = inputs[0], b = inputs[1];
+    if (inputs.length !== this.#arity || !(a instanceof Tensor) || (this.#arity === 2 && !(b instanceof Tensor))) {
+      if (inputs.length !== this.#arity) throw invalidArgument(`${this.#label} takes ${this.#arity} input(s), got ${inputs.length}`);
+      throw invalidArgument(`${this.#label}: inputs must be Tensors of onnx-wasm`);
+    }
+    const m = getModule();
+    const h = this.#arity === 2 ? m.nodeRun2(n, a.handle, b.handle) : m.nodeRun1(n, a.handle);
+    if (h === 0) throw errorFromStatus({ code: m.nodeErrorCode(n), message: m.nodeErrorMessage(n) });
+    return [tensorFromHandle(h)];
+  }
+
+  dispose() {
+    if (!this.#node) return;
+    finalizer?.unregister(this);
+    getModule().nodeDelete(this.#node);
+    this.#node = 0;
+  }
+}
+
+export function prepareNode(node, options) {
+  return new PreparedNode(node, options);
+}
