@@ -1,0 +1,124 @@
+// `npm run bench`: onnx-wasm against onnxruntime-web (wasm backend, 1 thread) and
+// onnxruntime-node (native reference) on the same models and inputs, in one process.
+// Prints per case the median time of many runs after warm-up, GB/s, the ratio to ORT-web and the
+// issue's target; checks that all three give identical outputs; then module sizes and the time
+// to a first result in a fresh process. A benchmark, not a test: nothing here asserts a time.
+//   node bench/run.mjs [--quick] [--only id,id]
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchCases } from './models.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+// onnxruntime-node must be loaded before onnxruntime-web, or its sessions silently run on the web backend.
+const ortNode = require('onnxruntime-node');
+const ortWeb = require('onnxruntime-web');
+const onnxWasm = await import('../js/index.mjs');
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
+ortWeb.env.wasm.numThreads = 1;
+ortWeb.env.logLevel = 'error';
+const info = await onnxWasm.init();
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
+const now = () => performance.now();
+
+// Runs fn (async) warm-up times, then until `budgetMs` or `max` runs; returns the median in µs.
+async function time(fn, { warmup, budgetMs, max, min = 5 }) {
+  for (let i = 0; i < warmup; ++i) await fn();
+  const samples = [];
+  const start = now();
+  while (samples.length < min || (samples.length < max && now() - start < budgetMs)) {
+    const t0 = now();
+    await fn();
+    samples.push((now() - t0) * 1000);
+  }
+  return median(samples);
+}
+
+function bytesOf(data) {
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+function sameBytes(a, b) {
+  const x = bytesOf(a), y = bytesOf(b);
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; ++i) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+const rows = [];
+for (const c of benchCases({ small: quick })) {
+  if (only && !only.includes(c.id)) continue;
+  // Feeds: ORT takes its own Tensors (copied into ORT-web's wasm heap on every run); onnx-wasm
+  // takes Tensors that live in wasm memory, created once and reused with no copy.
+  const toOrt = (ort) => Object.fromEntries(Object.entries(c.feeds).map(([k, f]) => [k, new ort.Tensor(f.type, f.data, f.dims)]));
+  const feedsNode = toOrt(ortNode), feedsWeb = toOrt(ortWeb);
+  const feedsOurs = Object.fromEntries(Object.entries(c.feeds).map(([k, f]) => [k, new onnxWasm.Tensor(f.type, f.data, f.dims)]));
+
+  const sNode = await ortNode.InferenceSession.create(c.bytes);
+  const sWeb = await ortWeb.InferenceSession.create(c.bytes, { executionProviders: ['wasm'] });
+  const sOurs = await onnxWasm.InferenceSession.create(c.bytes);
+
+  // Identical outputs from all three.
+  const oNode = (await sNode.run(feedsNode)).out;
+  const oWeb = (await sWeb.run(feedsWeb)).out;
+  const oOurs = (await sOurs.run(feedsOurs)).out;
+  const identical = sameBytes(oNode.data, oWeb.data) && sameBytes(oNode.data, oOurs.data) &&
+    JSON.stringify(Array.from(oNode.dims)) === JSON.stringify(Array.from(oOurs.dims));
+  oWeb.dispose?.();
+  oOurs.dispose();
+
+  const big = (c.ortWebUs ?? 0) > 20000;
+  const opts = big ? { warmup: 2, budgetMs: quick ? 300 : 2500, max: 30 } : { warmup: 20, budgetMs: quick ? 300 : 2000, max: 20000 };
+  const usOurs = await time(async () => { const r = await sOurs.run(feedsOurs); r.out.dispose(); }, { ...opts, warmup: opts.warmup * 5 });
+  const usWeb = await time(async () => { const r = await sWeb.run(feedsWeb); r.out.dispose?.(); }, opts);
+  const usNode = await time(() => sNode.run(feedsNode), opts);
+
+  await sWeb.release(); await sNode.release(); await sOurs.release();
+  for (const t of Object.values(feedsOurs)) t.dispose();
+  const ratio = usWeb / usOurs;
+  const met = c.targetUs !== undefined ? usOurs < c.targetUs : ratio >= c.target;
+  rows.push({
+    case: c.label,
+    'onnx-wasm µs': usOurs.toFixed(1),
+    'ORT-web µs': usWeb.toFixed(1),
+    'ORT-node µs': usNode.toFixed(1),
+    'GB/s': c.movedBytes ? (c.movedBytes / (usOurs * 1e3)).toFixed(1) : 'view',
+    'vs ORT-web': `${ratio.toFixed(1)}x`,
+    target: c.targetUs !== undefined ? `< ${c.targetUs} µs` : `${c.target}x`,
+    met: met ? 'yes' : 'NO',
+    identical: identical ? 'yes' : 'NO',
+  });
+  console.error(`${c.id}: onnx-wasm ${usOurs.toFixed(1)} µs, ORT-web ${usWeb.toFixed(1)} µs, ORT-node ${usNode.toFixed(1)} µs`);
+}
+
+console.log(`\nonnx-wasm ${info.module} (${info.kernels} kernels); onnxruntime-web ${ortWeb.env.versions.web}, 1 thread; onnxruntime-node ${ortNode.env.versions?.node ?? ''}; Node ${process.version}; ${quick ? 'QUICK (reduced sizes)' : 'full sizes'}`);
+console.table(rows);
+
+// Module sizes.
+const size = (f) => { const b = readFileSync(f); return { bytes: b.length, gzip: gzipSync(b, { level: 9 }).length }; };
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const sizes = [
+  ['onnx-wasm .wasm (SIMD)', join(root, 'dist/onnx-wasm.wasm')],
+  ['onnx-wasm .wasm (no SIMD)', join(root, 'dist/onnx-wasm-nosimd.wasm')],
+  ['onnx-wasm JS glue + wrapper', [join(root, 'dist/onnx-wasm.mjs')]],
+  ['onnxruntime-web .wasm', join(dirname(require.resolve('onnxruntime-web')), 'ort-wasm-simd-threaded.wasm')],
+];
+console.table(sizes.map(([name, f]) => { const s = size(Array.isArray(f) ? f[0] : f); return { file: name, size: kb(s.bytes), gzipped: kb(s.gzip) }; }));
+
+// Time to a first result: a fresh Node process that imports the package, loads the module,
+// creates a session on the tiny model and runs it.
+const first = (which) => JSON.parse(execFileSync(process.execPath, [join(root, 'bench/first-result.mjs'), which], { encoding: 'utf8' }));
+const firsts = [];
+for (const which of ['onnx-wasm', 'onnxruntime-web']) {
+  const runs = Array.from({ length: 5 }, () => first(which).ms);
+  firsts.push({ runtime: which, 'first result ms (median of 5 fresh processes)': median(runs).toFixed(1) });
+}
+console.table(firsts);
