@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "src/kernels/gather.h"
+#include "src/parallel.h"
 #include "src/runtime.h"
 
 using emscripten::val;
@@ -274,6 +275,8 @@ val op_versions() {
 
 std::string kernel_target() { return ow::gather_kernels_best().target; }
 int max_opset() { return ow::kMaxOpset; }
+int threads() { return static_cast<int>(ow::parallel_planned_threads()); }
+void enable_threads() { ow::parallel_enable(); }
 int min_opset() { return ow::kMinOpset; }
 
 }  // namespace
@@ -300,6 +303,8 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
   function("inferNode", &infer_node);
   function("opVersions", &op_versions);
   function("kernelTarget", &kernel_target);
+  function("threads", &threads);
+  function("enableThreads", &enable_threads);
   function("maxOpset", &max_opset);
   function("minOpset", &min_opset);
 }

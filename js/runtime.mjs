@@ -1,5 +1,6 @@
-// Loads the wasm module once. Two builds ship in dist/: onnx-wasm (wasm SIMD) and
-// onnx-wasm-nosimd (for engines without SIMD); the choice is made at load time and reported.
+// Loads the wasm module once. Three builds ship in dist/: onnx-wasm (wasm SIMD, one thread),
+// onnx-wasm-nosimd (for engines without SIMD) and threads/onnx-wasm-threads (SIMD + pthreads,
+// which splits large gathers across workers). The choice is made at load time and reported.
 // In Node the bytes are read with fs (Emscripten 3.1.6's glue would call fetch() on a file
 // path); in browsers the .wasm next to dist/ is streamed (instantiateStreaming) when the server
 // sends application/wasm, else fetched whole. Callers may pass their own `wasmUrl` or `wasmBinary`.
@@ -15,33 +16,50 @@ const isNode = typeof process === 'object' && typeof process.versions?.node === 
 // The smallest module using a v128 instruction (the probe of wasm-feature-detect).
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
 
-function chooseBuild(options) {
-  if (options.simd === false) return { name: 'onnx-wasm-nosimd', simd: false, reason: 'SIMD disabled by the caller (init({ simd: false }))' };
+const cores = () => (isNode ? null : globalThis.navigator?.hardwareConcurrency) ?? 2;
+
+// The build to load and a sentence saying why.
+async function chooseBuild(options) {
+  if (options.simd === false) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'SIMD disabled by the caller (init({ simd: false }))' };
   const supported = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
-  if (!supported) return { name: 'onnx-wasm-nosimd', simd: false, reason: 'this engine does not support wasm SIMD' };
-  return { name: 'onnx-wasm', simd: true, reason: 'this engine supports wasm SIMD' };
+  if (!supported) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'this engine does not support wasm SIMD' };
+  const single = (why) => ({ name: 'onnx-wasm', simd: true, threads: false, reason: `wasm SIMD is supported; one thread: ${why}` });
+  if (options.threads === false) return single('threads disabled by the caller (init({ threads: false }))');
+  if (typeof SharedArrayBuffer !== 'function') return single('SharedArrayBuffer is not available');
+  if (!isNode && !globalThis.crossOriginIsolated) return single('the page is not cross-origin isolated (COOP/COEP headers)');
+  const n = isNode ? (await import('node:os')).cpus().length : cores();
+  if (n < 2) return single('this machine has one core');
+  return { name: 'onnx-wasm-threads', simd: true, threads: true, reason: `wasm SIMD and SharedArrayBuffer are available${isNode ? '' : ' (the page is cross-origin isolated)'} and there are ${n} cores` };
 }
 
 async function nodeFactory(build) {
   const { createRequire } = await import('node:module');
   const nodeRequire = createRequire(import.meta.url);
+  if (build.threads) return nodeRequire('../dist/threads/onnx-wasm-threads.js');
   return build.simd ? nodeRequire('../dist/onnx-wasm.cjs') : nodeRequire('../dist/onnx-wasm-nosimd.cjs');
 }
 
 async function browserFactory(build) {
-  // Two literal imports so that bundlers see (and copy) both glue files.
+  // Literal imports so that bundlers see (and copy) each glue file.
+  if (build.threads) return (await import('../dist/threads/onnx-wasm-threads.mjs')).default;
   const glue = build.simd ? await import('../dist/onnx-wasm.mjs') : await import('../dist/onnx-wasm-nosimd.mjs');
   return glue.default;
 }
 
 function defaultWasmUrl(build) {
+  if (build.threads) return new URL('../dist/threads/onnx-wasm-threads.wasm', import.meta.url);
   return build.simd ? new URL('../dist/onnx-wasm.wasm', import.meta.url) : new URL('../dist/onnx-wasm-nosimd.wasm', import.meta.url);
 }
 
 async function loadModule(options) {
-  const build = chooseBuild(options);
+  const build = await chooseBuild(options);
   const wasmUrl = options.wasmUrl ? new URL(options.wasmUrl, isNode ? import.meta.url : globalThis.location?.href) : defaultWasmUrl(build);
   const moduleArgs = {};
+  if (build.threads && !isNode) {
+    // Workers load the classic-script glue and their own script from dist/threads/.
+    moduleArgs.mainScriptUrlOrBlob = new URL('../dist/threads/onnx-wasm-threads.js', import.meta.url).href;
+    moduleArgs.locateFile = (path) => new URL(`../dist/threads/${path}`, import.meta.url).href;
+  }
   let loadedFrom;
   if (options.wasmBinary) {
     moduleArgs.wasmBinary = options.wasmBinary;
@@ -67,7 +85,22 @@ async function loadModule(options) {
   const failed = new Promise((_, reject) => { rejectLoad = reject; });
   const factory = isNode ? await nodeFactory(build) : await browserFactory(build);
   const m = await Promise.race([factory(moduleArgs), failed]);
+  if (build.threads) startWorkers(m);
   return { m, build, loadedFrom };
+}
+
+// The pool's workers load in the background (the module is built with PTHREAD_POOL_DELAY_LOAD so
+// that start-up does not wait for them); gathers use threads once every worker is ready. Until
+// then, and in one-thread builds, everything runs on the calling thread.
+function startWorkers(m) {
+  const workers = [...m.PThread.unusedWorkers];
+  let pending = workers.length;
+  for (const w of workers) {
+    // Emscripten 3.1.6 keeps its worker_threads referenced, which would keep Node alive after
+    // the program's last line: let the process exit without waiting for them.
+    if (isNode) w.unref();
+    m.PThread.loadWasmModuleToWorker(w, () => { if (--pending === 0) m.enableThreads(); });
+  }
 }
 
 async function instantiateFromUrl(url, imports) {
@@ -82,9 +115,9 @@ async function instantiateFromUrl(url, imports) {
   return { ...r, streamed: false };
 }
 
-// Loads the module; every later call returns the same promise. Options: { simd: false } forces
-// the non-SIMD build; { wasmUrl } or { wasmBinary } give the .wasm to use (it must match the
-// chosen build). Resolves to the runtime info (see `runtime()`).
+// Loads the module; every later call returns the same promise. Options: { threads: false }
+// keeps to one thread; { simd: false } forces the non-SIMD build; { wasmUrl } or { wasmBinary }
+// give the .wasm to use (it must match the chosen build). Resolves to the runtime info.
 export function init(options = {}) {
   if (!modulePromise) {
     modulePromise = loadModule(options).then(
@@ -93,7 +126,7 @@ export function init(options = {}) {
         runtimeInfo = Object.freeze({
           module: build.name,
           simd: build.simd,
-          threads: false,
+          threads: m.threads(),
           reason: build.reason,
           loadedFrom,
           kernels: m.kernelTarget(),
@@ -111,8 +144,8 @@ export function init(options = {}) {
   return modulePromise;
 }
 
-// Which module is loaded and why ({ module, simd, threads, reason, loadedFrom, kernels, ... }),
-// or null before init() has finished.
+// Which module is loaded and why ({ module, simd, threads: how many the largest gathers use,
+// reason, loadedFrom, kernels, minOpset, maxOpset }), or null before init() has finished.
 export function runtime() {
   return runtimeInfo;
 }

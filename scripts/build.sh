@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/build-wasm.sh "$@"
 # CommonJS entry for require('onnx-wasm'): the ESM wrapper bundled, with import.meta.url mapped.
 npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --log-level=warning \
-  --outfile=dist/index.cjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --define:import.meta.url=__onnxWasmImportMetaUrl \
+  --outfile=dist/index.cjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs --define:import.meta.url=__onnxWasmImportMetaUrl \
   "--banner:js=const __onnxWasmImportMetaUrl = require('url').pathToFileURL(__filename).href;"

@@ -15,10 +15,10 @@ Status check_input_dims(const OpVersion& v, const std::vector<ValueInfo>& inputs
 Status check_output_sizes(const OpVersion& v, const std::vector<ValueInfo>& outputs) {
   for (const ValueInfo& o : outputs) {
     if (!o.fully_known()) continue;
-    std::vector<int64_t> dims;
-    for (const Dim& d : o.dims) dims.push_back(d.value);
-    int64_t product = 0;
-    if (!checked_product(dims, &product))
+    int64_t product = 1;
+    bool overflow = false;
+    for (const Dim& d : o.dims) overflow |= __builtin_mul_overflow(product, d.value, &product);
+    if (overflow)
       return Status(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " has an element count that overflows int64");
   }
@@ -47,6 +47,7 @@ Status run_node(const std::string& op, int opset, const Attributes& attrs, const
   const OpVersion* v = nullptr;
   ONNXWASM_RETURN_IF_ERROR(resolve_op(op, opset, &v));
   std::vector<ElementType> types;
+  types.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i])
       return Status(StatusCode::Input, v->label() + ": input " + std::to_string(i) + " is missing");
@@ -55,6 +56,7 @@ Status run_node(const std::string& op, int opset, const Attributes& attrs, const
   ONNXWASM_RETURN_IF_ERROR(check_node(*v, attrs, types));
 
   std::vector<ValueInfo> infos;
+  infos.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     ValueInfo info = ValueInfo::of_dims(inputs[i]->type, inputs[i]->dims);
     if (v->inputs[i].value_needed) {
@@ -64,6 +66,7 @@ Status run_node(const std::string& op, int opset, const Attributes& attrs, const
     infos.push_back(std::move(info));
   }
   std::vector<ValueInfo> inferred;
+  inferred.reserve(1);
   ONNXWASM_RETURN_IF_ERROR(v->infer(*v, attrs, infos, &inferred));
   ONNXWASM_RETURN_IF_ERROR(check_output_sizes(*v, inferred));
   for (const ValueInfo& o : inferred)
@@ -71,6 +74,7 @@ Status run_node(const std::string& op, int opset, const Attributes& attrs, const
       return Status(StatusCode::Shape, v->label() + ": the output shape " + o.shape_string() +
                                            " is not fully determined by the inputs");
   std::vector<Tensor> result;
+  result.reserve(1);
   ONNXWASM_RETURN_IF_ERROR(v->run(*v, attrs, inputs, inferred, &result));
   *outputs = std::move(result);
   return Status::ok();

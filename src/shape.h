@@ -38,6 +38,7 @@ struct ValueInfo {
   static ValueInfo of_dims(ElementType t, const std::vector<int64_t>& d) {
     ValueInfo v;
     v.type = t;
+    v.dims.reserve(d.size());
     for (int64_t x : d) v.dims.push_back(Dim::known(x));
     return v;
   }

@@ -1,9 +1,11 @@
 // Gather: https://onnx.ai/onnx/operators/onnx__Gather.html (versions 1, 11, 13).
 // Output rank q + r - 1: data dims before axis, then the indices' dims, then data dims after axis.
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
 #include "../kernels/gather.h"
+#include "../parallel.h"
 #include "ops.h"
 
 namespace onnxwasm {
@@ -18,6 +20,39 @@ Status gather_axis(const OpVersion& v, const Attributes& attrs, size_t rank, siz
                                              "] for data of rank " + std::to_string(r));
   *axis = static_cast<size_t>(a < 0 ? a + r : a);
   return Status::ok();
+}
+
+// Gathers at least this large (output bytes) are split across threads.
+constexpr size_t kParallelBytes = 256 * 1024;
+
+// One Gather's copy, split into `parts` equal ranges of rows (by_rows) or of indices.
+struct GatherPlan {
+  const GatherKernels* kernels;
+  ElementGatherFn element;  // one-element slices, else null: slice copies
+  const uint8_t* src;
+  uint8_t* dst;
+  const uint32_t* idx;
+  size_t n, outer, slice, row_bytes, parts;
+  bool touch, by_rows;
+};
+
+void run_gather_part(void* ctx, size_t part) {
+  const GatherPlan& p = *static_cast<const GatherPlan*>(ctx);
+  const size_t units = p.by_rows ? p.outer : p.n;
+  const size_t begin = units * part / p.parts, end = units * (part + 1) / p.parts;
+  const size_t o_begin = p.by_rows ? begin : 0, o_end = p.by_rows ? end : p.outer;
+  const size_t i_begin = p.by_rows ? 0 : begin, count = p.by_rows ? p.n : end - begin;
+  uint32_t touched = 0;
+  for (size_t o = o_begin; o < o_end; ++o) {
+    const uint8_t* row = p.src + o * p.row_bytes;
+    uint8_t* dst = p.dst + (o * p.n + i_begin) * p.slice;
+    if (p.touch && o + 2 < o_end) touched += touch_cache_lines(row + 2 * p.row_bytes, p.row_bytes);
+    if (p.element)
+      p.element(count, p.idx + i_begin, row, dst);
+    else
+      p.kernels->slices(count, p.idx + i_begin, row, p.slice, dst);
+  }
+  (void)touched;
 }
 
 struct FreeDeleter {
@@ -46,10 +81,11 @@ Status infer_gather(const OpVersion& v, const Attributes& attrs, const std::vect
     out->push_back(result);
     return Status::ok();
   }
+  result.dims.reserve(data.dims.size() - 1 + indices.dims.size());
   result.dims.assign(data.dims.begin(), data.dims.begin() + static_cast<std::ptrdiff_t>(axis));
   result.dims.insert(result.dims.end(), indices.dims.begin(), indices.dims.end());
   result.dims.insert(result.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(axis) + 1, data.dims.end());
-  out->push_back(result);
+  out->push_back(std::move(result));
   return Status::ok();
 }
 
@@ -66,6 +102,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   const size_t n = static_cast<size_t>(indices.element_count());
 
   std::vector<int64_t> out_dims;
+  out_dims.reserve(inferred[0].dims.size());
   for (const Dim& d : inferred[0].dims) out_dims.push_back(d.value);
   int64_t out_count = 0, out_bytes = 0;
   ONNXWASM_RETURN_IF_ERROR(check_dims(data.type, out_dims, &out_count, &out_bytes));
@@ -73,16 +110,21 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   // Check (and, when there is anything to copy, normalize) every index before any write.
   const GatherKernels& k = gather_kernels_best();
   const bool copies = out_count > 0;
-  std::unique_ptr<uint32_t, FreeDeleter> norm;
-  if (copies && n > 0) {
-    norm.reset(static_cast<uint32_t*>(std::malloc(n * sizeof(uint32_t))));
+  uint32_t small[64];  // few indices: no allocation
+  std::unique_ptr<uint32_t, FreeDeleter> heap_norm;
+  uint32_t* norm = nullptr;
+  if (copies && n > 0 && n <= 64) {
+    norm = small;
+  } else if (copies && n > 0) {
+    heap_norm.reset(static_cast<uint32_t*>(std::malloc(n * sizeof(uint32_t))));
+    norm = heap_norm.get();
     if (!norm)
       return Status(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
                                                  " bytes to normalize the indices");
   }
   const size_t bad = indices.type == ElementType::Int32
-                         ? k.s32_normalize(n, reinterpret_cast<const int32_t*>(indices.buffer->data()), axis_dim, norm.get())
-                         : k.s64_normalize(n, reinterpret_cast<const int64_t*>(indices.buffer->data()), axis_dim, norm.get());
+                         ? k.s32_normalize(n, reinterpret_cast<const int32_t*>(indices.buffer->data()), axis_dim, norm)
+                         : k.s64_normalize(n, reinterpret_cast<const int64_t*>(indices.buffer->data()), axis_dim, norm);
   if (bad != n) {
     const int64_t value = indices.type == ElementType::Int32
                               ? reinterpret_cast<const int32_t*>(indices.buffer->data())[bad]
@@ -96,7 +138,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, out_dims, &result, /*zeroed=*/false));
   if (copies) {
-    const uint32_t* idx = norm.get();
+    const uint32_t* idx = norm;
     if (data.is_string()) {
       const std::string* s = data.buffer->strings();
       std::string* d = result.buffer->strings();
@@ -106,25 +148,25 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
             *d++ = s[(o * axis_dim + idx[i]) * inner + j];
     } else {
       const size_t width = static_cast<size_t>(element_type_info(static_cast<int32_t>(data.type))->bits / 8);
-      const size_t slice = width * static_cast<size_t>(inner);
-      const ElementGatherFn element = inner == 1 ? k.for_width(width) : nullptr;
-      const uint8_t* src = data.buffer->data();
-      uint8_t* dst = result.buffer->data();
-      const size_t row_bytes = static_cast<size_t>(axis_dim) * slice;
+      GatherPlan plan;
+      plan.kernels = &k;
+      plan.slice = width * static_cast<size_t>(inner);
+      plan.element = inner == 1 ? k.for_width(width) : nullptr;
+      plan.src = data.buffer->data();
+      plan.dst = result.buffer->data();
+      plan.row_bytes = static_cast<size_t>(axis_dim) * plan.slice;
+      plan.idx = idx;
+      plan.n = n;
+      plan.outer = static_cast<size_t>(outer);
       // Element gathers read each row in random order: stream the row after next into cache
       // first when the gather reads at least one element per cache line on average.
-      const bool touch = element && n >= row_bytes / 64;
-      uint32_t touched = 0;
-      for (int64_t o = 0; o < outer; ++o) {
-        const uint8_t* row = src + static_cast<size_t>(o) * row_bytes;
-        if (touch && o + 2 < outer) touched += touch_cache_lines(row + 2 * row_bytes, row_bytes);
-        if (element)
-          element(n, idx, row, dst);
-        else
-          k.slices(n, idx, row, slice, dst);
-        dst += n * slice;
-      }
-      (void)touched;
+      plan.touch = plan.element && n >= plan.row_bytes / 64;
+      // Large gathers are split over threads (in builds that have them): by rows of the outer
+      // dimensions when there are enough, else by ranges of indices.
+      const size_t threads = static_cast<size_t>(out_bytes) >= kParallelBytes ? parallel_threads() : 1;
+      plan.by_rows = plan.outer >= threads;
+      plan.parts = threads == 1 ? 1 : std::min(threads * 2, plan.by_rows ? plan.outer : n);
+      parallel_for(plan.parts, run_gather_part, &plan);
     }
   }
   out->push_back(std::move(result));

@@ -8,6 +8,7 @@ Status run_view(const OpVersion&, const Attributes&, const std::vector<const Ten
   Tensor t;
   t.type = in[0]->type;
   t.buffer = in[0]->buffer;
+  t.dims.reserve(inferred[0].dims.size());
   for (const Dim& d : inferred[0].dims) t.dims.push_back(d.value);
   out->push_back(std::move(t));
   return Status::ok();
