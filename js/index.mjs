@@ -1,5 +1,5 @@
 // onnx-wasm: ONNX Gather, Flatten and Reshape in WebAssembly.
-export { init, runtime } from './runtime.mjs';
+export { init, runtime, memoryStats } from './runtime.mjs';
 export { Tensor } from './tensor.mjs';
 export { runNode, inferShapes, opVersions } from './node.mjs';
 export { prepareNode, PreparedNode } from './prepared.mjs';

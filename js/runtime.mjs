@@ -150,6 +150,13 @@ export function runtime() {
   return runtimeInfo;
 }
 
+// Wasm memory in use: { heapUsed: bytes the allocator has handed out and not taken back,
+// memory: bytes of wasm memory (it grows, never shrinks) }. For leak checks and soak tests.
+export function memoryStats() {
+  const m = getModule();
+  return { heapUsed: m.heapUsed(), memory: m.HEAPU8.buffer.byteLength };
+}
+
 // The loaded module, or an error that says to await init() first.
 export function getModule() {
   if (!wasmModule) throw invalidArgument('onnx-wasm is not initialized: call `await init()` first');
