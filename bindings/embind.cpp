@@ -279,6 +279,7 @@ std::string kernel_target() { return ow::gather_kernels_best().target; }
 int max_opset() { return ow::kMaxOpset; }
 int threads() { return static_cast<int>(ow::parallel_planned_threads()); }
 void enable_threads() { ow::parallel_enable(); }
+bool threads_active() { return ow::parallel_threads() > 1; }
 // Bytes the allocator has handed out and not taken back (for leak and soak tests).
 double heap_used() { return static_cast<double>(mallinfo().uordblks); }
 int min_opset() { return ow::kMinOpset; }
@@ -309,6 +310,7 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
   function("kernelTarget", &kernel_target);
   function("threads", &threads);
   function("enableThreads", &enable_threads);
+  function("threadsActive", &threads_active);
   function("heapUsed", &heap_used);
   function("maxOpset", &max_opset);
   function("minOpset", &min_opset);

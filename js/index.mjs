@@ -4,4 +4,5 @@ export { Tensor } from './tensor.mjs';
 export { runNode, inferShapes, opVersions } from './node.mjs';
 export { prepareNode, PreparedNode } from './prepared.mjs';
 export { TYPE_NAMES } from './types.mjs';
-export * from './errors.mjs';
+export { OnnxWasmError } from './errors-base.mjs';
+export * from './generated/errors.mjs';   // one Error subclass per code, and ERROR_CLASSES

@@ -15,6 +15,10 @@ function toInt(v, what) {
   return n;
 }
 
+// An int64 field of a NodeProto-shaped object: absent means the proto default 0, and the proto3
+// JSON mapping writes int64 as a decimal string.
+const protoInt = (v, what) => toInt(v === undefined || v === null ? 0 : typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : v, what);
+
 const toStr = (v) => (typeof v === 'string' ? v : utf8.decode(v));
 
 function attributeFromValue(name, value) {
@@ -36,11 +40,11 @@ function attributeFromProto(a) {
   const kind = typeof a.type === 'string' ? a.type : ATTR_TYPES[a.type];
   const what = `attribute '${a.name}'`;
   switch (kind) {
-    case 'INT': return { name: a.name, kind, value: toInt(a.i, what) };
-    case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => toInt(x, `${what}[${i}]`)) };
-    case 'FLOAT': return { name: a.name, kind, value: a.f };
+    case 'INT': return { name: a.name, kind, value: protoInt(a.i, what) };
+    case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => protoInt(x, `${what}[${i}]`)) };
+    case 'FLOAT': return { name: a.name, kind, value: a.f ?? 0 };
     case 'FLOATS': return { name: a.name, kind, value: Array.from(a.floats ?? []) };
-    case 'STRING': return { name: a.name, kind, value: toStr(a.s) };
+    case 'STRING': return { name: a.name, kind, value: toStr(a.s ?? '') };
     case 'STRINGS': return { name: a.name, kind, value: Array.from(a.strings ?? [], toStr) };
     default: throw invalidArgument(`${what} has type ${String(a.type)}, which no op onnx-wasm runs takes`);
   }
@@ -56,7 +60,8 @@ export function normalizeNode(node) {
     throw invalidArgument(`node ${opType} is in domain '${domain}'; onnx-wasm runs the default ONNX domain only`);
   const attrs = Array.isArray(node.attribute)
     ? node.attribute.map(attributeFromProto)
-    : Object.entries(node.attributes ?? {}).map(([k, v]) => attributeFromValue(k, v));
+    : Array.from(node.attributes instanceof Map ? node.attributes : Object.entries(node.attributes ?? {}),
+      ([k, v]) => attributeFromValue(k, v));
   return { opType, attrs };
 }
 
@@ -74,12 +79,20 @@ export function runNode(node, inputs, options = {}) {
   const opset = opsetOf(options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array of tensors');
   const temporaries = [];
+  // Tensor-like inputs whose data is a view into wasm memory (another tensor's data): copying
+  // one input in can grow memory and detach the views of the next ones, so note where they are.
+  const heap = m.HEAPU8.buffer;
+  const places = inputs.map((x) => {
+    const d = x instanceof Tensor ? null : x?.data;
+    return ArrayBuffer.isView(d) && d.buffer === heap ? [d.constructor, d.byteOffset, d.length] : null;
+  });
   try {
     const handles = inputs.map((x, i) => {
       if (x === null || x === undefined) return 0;
       if (x instanceof Tensor) return x.handle;
       if (typeof x === 'object' && 'type' in x && 'data' in x) {
-        const t = new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
+        const data = places[i] ? new places[i][0](m.HEAPU8.buffer, places[i][1], places[i][2]) : x.data;
+        const t = new Tensor(x.type, data, x.dims === undefined ? undefined : Array.from(x.dims));
         temporaries.push(t);
         return t.handle;
       }

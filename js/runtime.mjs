@@ -123,7 +123,7 @@ export function init(options = {}) {
     modulePromise = loadModule(options).then(
       ({ m, build, loadedFrom }) => {
         wasmModule = m;
-        runtimeInfo = Object.freeze({
+        runtimeInfo = {
           module: build.name,
           simd: build.simd,
           threads: m.threads(),
@@ -132,8 +132,8 @@ export function init(options = {}) {
           kernels: m.kernelTarget(),
           minOpset: m.minOpset(),
           maxOpset: m.maxOpset(),
-        });
-        return runtimeInfo;
+        };
+        return runtime();
       },
       (e) => {
         modulePromise = null;
@@ -145,9 +145,10 @@ export function init(options = {}) {
 }
 
 // Which module is loaded and why ({ module, simd, threads: how many the largest gathers use,
+// threadsActive: whether the workers are ready (they load in the background after init),
 // reason, loadedFrom, kernels, minOpset, maxOpset }), or null before init() has finished.
 export function runtime() {
-  return runtimeInfo;
+  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: wasmModule.threadsActive() });
 }
 
 // Wasm memory in use: { heapUsed: bytes the allocator has handed out and not taken back,

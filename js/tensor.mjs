@@ -7,6 +7,7 @@ import { getModule } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
+let stringWrites = 0;   // writes through any string tensor's data array (see #stringArray)
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule().tensorDelete(ptr))
   : null;
@@ -90,15 +91,20 @@ export class Tensor {
     const expected = storageLength(t, size);
     if (values.length !== expected)
       throw invalidArgument(`${t.name} tensor of dims [${shape.join(', ')}] (${size} elements) needs ${expected} ${t.array === 'Array' ? 'strings' : `${t.array} entries`}, got ${values.length}`);
-    const r = getModule().createTensor(t.id, shape);
+    const m = getModule();
+    // `values` may itself be a view into wasm memory (another tensor's data). Allocating below can
+    // grow memory, which detaches such a view in one-thread builds: keep its place to view it again.
+    const inWasm = t.name !== 'string' && values.buffer === m.HEAPU8.buffer;
+    const srcOffset = inWasm ? values.byteOffset : 0, srcBytes = inWasm ? values.byteLength : 0;
+    const r = m.createTensor(t.id, shape);
     if (r.error) throw errorFromStatus(r.error);
     this.#adopt(r.ptr);
-    const m = getModule();
     if (t.name === 'string') {
       values.forEach((s, i) => m.tensorSetString(this.#ptr, i, s));
-    } else if (values.length > 0) {
-      new Uint8Array(m.HEAPU8.buffer, m.tensorData(this.#ptr), m.tensorBytes(this.#ptr))
-        .set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    } else if (expected > 0) {
+      const src = inWasm ? new Uint8Array(m.HEAPU8.buffer, srcOffset, srcBytes)
+        : new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+      new Uint8Array(m.HEAPU8.buffer, m.tensorData(this.#ptr), m.tensorBytes(this.#ptr)).set(src);
     }
   }
 
@@ -150,7 +156,7 @@ export class Tensor {
     const p = this.#live();
     const m = getModule();
     if (this.#type.name === 'string') {
-      this.#strings ??= Array.from({ length: this.size }, (_, i) => m.tensorGetString(p, i));
+      this.#strings ??= this.#stringArray();
       return this.#strings;
     }
     const heap = m.HEAPU8.buffer;
@@ -161,6 +167,48 @@ export class Tensor {
     return this.#view;
   }
 
+  // A string[] over the tensor's strings in wasm memory, as `data` is for numbers: writes go to
+  // wasm (Tensor.alloc('string', ...) is filled through it) and tensors sharing the buffer (Reshape,
+  // Flatten) see them. Reads come from a JS copy, read again after any write through any such array.
+  #stringArray() {
+    const m = getModule(), size = this.size;
+    const live = () => this.#live();
+    const index = (k) => {
+      if (typeof k !== 'string') return -1;
+      const i = Number(k);
+      return Number.isInteger(i) && i >= 0 && i < size && String(i) === k ? i : -1;
+    };
+    const target = new Array(size).fill('');
+    let seen = -1;   // the stringWrites count the copy reflects
+    const refresh = () => {
+      const p = live();
+      if (seen === stringWrites) return;
+      for (let i = 0; i < size; ++i) target[i] = m.tensorGetString(p, i);
+      seen = stringWrites;
+    };
+    refresh();
+    return new Proxy(target, {
+      get(t, k, receiver) {
+        const i = index(k);
+        if (i < 0) return Reflect.get(t, k, receiver);
+        refresh();
+        return t[i];
+      },
+      set(t, k, v) {
+        const i = index(k);
+        if (i < 0) return false;   // the length is fixed (a TypeError in strict code)
+        if (typeof v !== 'string') throw invalidArgument(`string data[${i}] = ${String(v)} is not a string`);
+        refresh();
+        m.tensorSetString(live(), i, v);
+        t[i] = v;
+        seen = ++stringWrites;     // other copies read again; this one is current
+        return true;
+      },
+      defineProperty: () => false,
+      deleteProperty: () => false,
+    });
+  }
+
   // onnxruntime-web compatible accessor: a copy of the data.
   async getData() {
     const d = this.data;
@@ -169,6 +217,7 @@ export class Tensor {
 
   // True when both tensors read the same wasm memory (Reshape and Flatten outputs and their input).
   sharesMemoryWith(other) {
+    if (!(other instanceof Tensor)) throw invalidArgument(`sharesMemoryWith takes a Tensor, got ${other?.constructor?.name ?? String(other)}`);
     return getModule().tensorSharesBuffer(this.#live(), other.handle);
   }
 

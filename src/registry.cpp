@@ -105,9 +105,10 @@ Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector
   for (size_t i = 0; i < v.inputs.size(); ++i) {
     const InputSpec& in = v.inputs[i];
     if (in.types.contains(input_types[i])) continue;
+    const std::string allowed = in.constraint[0] == 't' ? "input '" + std::string(in.name) + "' must be " + in.constraint
+                                                        : std::string(in.constraint) + " must be one of " + in.types.describe();
     std::string msg = label + ": input " + std::to_string(i) + " ('" + in.name + "') has type tensor(" +
-                      onnx_name(input_types[i]) + "), which " + label + " does not allow; " + in.constraint +
-                      " must be one of " + in.types.describe();
+                      onnx_name(input_types[i]) + "), which " + label + " does not allow; " + allowed;
     for (const OpVersion& later : op_versions())
       if (later.op == v.op && later.since > v.since && later.inputs.size() > i &&
           later.inputs[i].types.contains(input_types[i])) {

@@ -26,6 +26,8 @@ std::string ValueInfo::shape_string() const {
 }
 
 Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* overflow) {
+  for (size_t i = begin; i < end; ++i)
+    if (dims[i].is_known() && dims[i].value == 0) return Dim::known(0);  // 0 times anything
   int64_t product = 1;
   const Dim* only_symbol = nullptr;
   int not_known = 0;
@@ -46,11 +48,17 @@ Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* ov
 }
 
 bool checked_product(const std::vector<int64_t>& dims, int64_t* out) {
-  int64_t p = 1;
+  bool zero = false;
   for (int64_t d : dims) {
-    if (d < 0 || __builtin_mul_overflow(p, d, &p)) return false;
+    if (d < 0) return false;
+    zero |= d == 0;
   }
-  *out = p;
+  int64_t p = 1;
+  // A zero dim makes the product 0 whatever the others are, even if their product overflows.
+  if (!zero)
+    for (int64_t d : dims)
+      if (__builtin_mul_overflow(p, d, &p)) return false;
+  *out = zero ? 0 : p;
   return true;
 }
 
