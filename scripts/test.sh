@@ -3,8 +3,8 @@
 # then the JS API tests (node --test). Expects scripts/build.sh --tests to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== C++ unit tests, native (AddressSanitizer + UndefinedBehaviorSanitizer)"
-cmake -S . -B build/native -DONNXWASM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+echo "== C++ unit tests, native with threads (AddressSanitizer + UndefinedBehaviorSanitizer)"
+cmake -S . -B build/native -DONNXWASM_SANITIZE=ON -DONNXWASM_THREADS=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build/native -j2
 ctest --test-dir build/native --output-on-failure
 echo "== C++ unit tests, wasm (SIMD kernels) under Node"
