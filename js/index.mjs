@@ -3,6 +3,7 @@ export { init, runtime, memoryStats } from './runtime.mjs';
 export { Tensor } from './tensor.mjs';
 export { runNode, inferShapes, opVersions } from './node.mjs';
 export { prepareNode, PreparedNode } from './prepared.mjs';
+export { InferenceSession } from './model/session.mjs';
 export { TYPE_NAMES } from './types.mjs';
 export { OnnxWasmError } from './errors-base.mjs';
 export * from './generated/errors.mjs';   // one Error subclass per code, and ERROR_CLASSES

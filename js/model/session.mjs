@@ -1,0 +1,289 @@
+// InferenceSession: the onnxruntime-web API over ONNX models of Gather, Flatten, Reshape and
+// Constant nodes. At create(): parse (onnx-buf), check ops and domains, sort the graph, make the
+// initializers and Constants Tensors once (they stay in wasm memory), infer every value's type
+// and shape with symbols (through inferShapes: no shape rules here) and prepare each node.
+// At run(): check the feeds against the graph inputs, then run the prepared nodes in order.
+// Memory: the session owns its initializers, constants and prepared nodes (release() frees
+// them); the Tensors that run() returns belong to the caller.
+import { fromBinary } from '@bufbuild/protobuf';
+import { ModelProtoSchema } from 'onnx-buf';
+import { invalidArgument, OnnxWasmError } from '../errors.mjs';
+import { UnsupportedOpError } from '../generated/errors.mjs';
+import { inferShapes } from '../node.mjs';
+import { PreparedNode } from '../prepared.mjs';
+import { init } from '../runtime.mjs';
+import { Tensor } from '../tensor.mjs';
+import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
+
+const RUNNABLE = new Set(['Gather', 'Flatten', 'Reshape']);
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+
+// { type, dims } of a ValueInfoProto: dims entries number | symbol string | null; dims null when
+// the rank is unknown.
+function valueInfo(vi) {
+  const tt = vi.type?.value?.case === 'tensorType' ? vi.type.value.value : null;
+  if (!tt) throw modelError(`graph value '${vi.name}' is not a tensor`);
+  const t = elementType(tt.elemType, `graph value '${vi.name}'`);
+  const dims = tt.shape ? tt.shape.dim.map((d) => {
+    if (d.value.case === 'dimValue') {
+      const n = Number(d.value.value);
+      if (!Number.isSafeInteger(n) || n < 0) throw modelError(`graph value '${vi.name}' declares dimension ${String(d.value.value)}`);
+      return n;
+    }
+    return d.value.case === 'dimParam' && d.value.value !== '' ? d.value.value : null;
+  }) : null;
+  return { name: vi.name, type: t.name, dims };
+}
+
+// The tensor of a Constant node from whichever value attribute it has.
+function constantTensor(node, external) {
+  const a = node.attribute[0];
+  if (node.attribute.length !== 1) throw modelError(`Constant '${node.output[0]}' must have exactly one value attribute, has ${node.attribute.length}`);
+  switch (a.name) {
+    case 'value': return tensorFromProto(a.t, { external });
+    case 'value_float': return new Tensor('float32', [a.f], []);
+    case 'value_floats': return new Tensor('float32', Array.from(a.floats), [a.floats.length]);
+    case 'value_int': return new Tensor('int64', [a.i], []);
+    case 'value_ints': return new Tensor('int64', Array.from(a.ints), [a.ints.length]);
+    case 'value_string': return new Tensor('string', [new TextDecoder().decode(a.s)], []);
+    case 'value_strings': return new Tensor('string', a.strings.map((s) => new TextDecoder().decode(s)), [a.strings.length]);
+    default: throw modelError(`Constant '${node.output[0]}': attribute '${a.name}' is not supported (sparse_value and others)`);
+  }
+}
+
+async function externalReader(options, baseDir) {
+  const files = options.externalData ?? {};
+  let fs = null, path = null;
+  if (isNode && baseDir) { fs = await import('node:fs'); path = await import('node:path'); }
+  return (location, offset, length, what) => {
+    let bytes = files[location];
+    if (!bytes) {
+      if (!fs) throw modelError(`${what} is stored in external file '${location}': pass its bytes in options.externalData`);
+      const full = path.resolve(baseDir, location);
+      const rel = path.relative(baseDir, full);
+      if (rel.startsWith('..') || path.isAbsolute(rel) || path.isAbsolute(location))
+        throw modelError(`${what}: external data path '${location}' leaves the model's folder`);
+      try { bytes = fs.readFileSync(full); } catch (e) { throw modelError(`${what}: cannot read external data '${location}': ${e.message}`); }
+    }
+    const end = length === undefined ? bytes.length : offset + length;
+    if (offset < 0 || end > bytes.length) throw modelError(`${what}: external data range [${offset}, ${end}) is outside '${location}' (${bytes.length} bytes)`);
+    return bytes.subarray(offset, end);
+  };
+}
+
+function copyTensor(t) {
+  const data = t.type === 'string' ? Array.from(t.data) : t.data.slice();
+  return new Tensor(t.type, data, Array.from(t.dims));
+}
+
+export class InferenceSession {
+  #inputs; #outputs; #initializers; #overridable; #steps; #opset; #released = false; #owned = [];
+
+  static async create(source, options = {}) {
+    await init();
+    let bytes = source, baseDir = null;
+    if (typeof source === 'string') {
+      if (!isNode) throw invalidArgument('InferenceSession.create(path) needs Node; in a browser pass the model bytes');
+      const { readFile } = await import('node:fs/promises');
+      const { dirname, resolve } = await import('node:path');
+      bytes = await readFile(source);
+      baseDir = dirname(resolve(source));
+    } else if (source instanceof ArrayBuffer) {
+      bytes = new Uint8Array(source);
+    } else if (!(source instanceof Uint8Array)) {
+      throw invalidArgument('InferenceSession.create takes a file path, a Uint8Array or an ArrayBuffer');
+    }
+    let model;
+    try {
+      model = fromBinary(ModelProtoSchema, bytes);
+    } catch (e) {
+      throw modelError(`cannot parse the ONNX model (${bytes.length} bytes): ${e.message}`);
+    }
+    const session = new InferenceSession();
+    await session.#load(model, await externalReader(options, baseDir));
+    return session;
+  }
+
+  async #load(model, external) {
+    const g = model.graph;
+    if (!g) throw modelError('the model has no graph');
+    const defaultOpset = model.opsetImport.find((o) => o.domain === '' || o.domain === 'ai.onnx');
+    if (!defaultOpset) throw modelError('the model imports no opset of the default ONNX domain');
+    this.#opset = Number(defaultOpset.version);
+
+    const unsupported = new Set();
+    for (const n of g.node) {
+      const domain = n.domain === 'ai.onnx' ? '' : n.domain;
+      if (domain !== '') unsupported.add(`${n.opType} (domain '${n.domain}')`);
+      else if (!RUNNABLE.has(n.opType) && n.opType !== 'Constant') unsupported.add(n.opType);
+    }
+    if (unsupported.size)
+      throw new UnsupportedOpError(`the model uses ops onnx-wasm does not run: ${[...unsupported].join(', ')}; it runs Gather, Flatten, Reshape and Constant in the default domain`);
+
+    const owned = [];
+    try {
+      this.#initializers = new Map();
+      for (const init of g.initializer) {
+        const t = tensorFromProto(init, { external });
+        owned.push(t);
+        this.#initializers.set(init.name, t);
+      }
+      const declared = g.input.map(valueInfo);
+      this.#overridable = new Set(declared.filter((i) => this.#initializers.has(i.name)).map((i) => i.name));
+      this.#inputs = declared.filter((i) => !this.#initializers.has(i.name));
+
+      // What is known of every value: { type, dims, value? } (value: small constant int64 tensors).
+      const info = new Map();
+      // (value only when every entry is a safe integer; otherwise inference uses the rank and the
+      // run reports the bad value.)
+      const constInfo = (t) => {
+        const value = t.type === 'int64' && t.size <= 64 ? Array.from(t.data, Number) : undefined;
+        return { type: t.type, dims: Array.from(t.dims), value: value?.every(Number.isSafeInteger) ? value : undefined };
+      };
+      for (const i of declared) info.set(i.name, { type: i.type, dims: i.dims });
+      for (const [name, t] of this.#initializers) if (!this.#overridable.has(name)) info.set(name, constInfo(t));
+
+      // Topological order (Kahn), with a clear error for a missing tensor or a cycle.
+      const producer = new Map();
+      g.node.forEach((n, k) => n.output.forEach((o) => { if (o) producer.set(o, k); }));
+      const order = [];
+      const state = new Array(g.node.length).fill(0);
+      const visit = (k, path) => {
+        if (state[k] === 2) return;
+        if (state[k] === 1) throw modelError(`the graph has a cycle through node '${g.node[k].name || g.node[k].opType}' (${path.join(' -> ')})`);
+        state[k] = 1;
+        for (const input of g.node[k].input) {
+          if (!input || info.has(input)) continue;
+          if (!producer.has(input)) throw modelError(`node '${g.node[k].name || g.node[k].opType}' reads '${input}', which no input, initializer or node provides`);
+          visit(producer.get(input), [...path, input]);
+        }
+        state[k] = 2;
+        order.push(k);
+      };
+      g.node.forEach((_, k) => visit(k, [g.node[k].output[0] ?? '']));
+
+      this.#steps = [];
+      for (const k of order) {
+        const n = g.node[k];
+        const label = `node '${n.name || n.opType}' (${n.opType})`;
+        if (n.opType === 'Constant') {
+          const t = constantTensor(n, external);
+          owned.push(t);
+          this.#initializers.set(n.output[0], t);
+          info.set(n.output[0], constInfo(t));
+          continue;
+        }
+        const inputs = n.input.map((x) => {
+          if (!x) throw modelError(`${label} has an empty input name, which ${n.opType} does not allow`);
+          return info.get(x);
+        });
+        let outs;
+        try {
+          outs = inferShapes(n, inputs, { opset: this.#opset });
+        } catch (e) {
+          if (e instanceof OnnxWasmError) e.message = `${label}: ${e.message}`;
+          throw e;
+        }
+        if (n.output.length !== 1) throw modelError(`${label} must have 1 output, has ${n.output.length}`);
+        info.set(n.output[0], outs[0]);
+        const prepared = new PreparedNode(n, { opset: this.#opset });
+        owned.push(prepared);
+        this.#steps.push({ prepared, inputs: Array.from(n.input), output: n.output[0], label });
+      }
+
+      const declaredOut = new Map(g.output.map((o) => [o.name, o]));
+      this.#outputs = g.output.map((o) => {
+        const inferred = info.get(o.name);
+        if (!inferred) throw modelError(`graph output '${o.name}' is not produced by any node, input or initializer`);
+        const d = valueInfo(declaredOut.get(o.name));
+        return { name: o.name, type: inferred.type, dims: inferred.dims ?? d.dims };
+      });
+      this.irVersion = Number(model.irVersion);
+      this.opsetImports = model.opsetImport.map((o) => ({ domain: o.domain, version: Number(o.version) }));
+      this.nodes = order.map((k) => ({ name: g.node[k].name, opType: g.node[k].opType, inputs: Array.from(g.node[k].input), outputs: Array.from(g.node[k].output) }));
+      this.#owned = owned;
+    } catch (e) {
+      for (const x of owned) x.dispose();
+      throw e;
+    }
+  }
+
+  get inputNames() { return this.#inputs.map((i) => i.name); }
+  get outputNames() { return this.#outputs.map((o) => o.name); }
+  get inputMetadata() { return this.#inputs.map((i) => ({ name: i.name, isTensor: true, type: i.type, shape: i.dims })); }
+  get outputMetadata() { return this.#outputs.map((o) => ({ name: o.name, isTensor: true, type: o.type, shape: o.dims })); }
+  get opset() { return this.#opset; }
+
+  // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
+  async run(feeds, fetches) {
+    if (this.#released) throw invalidArgument('this session was released');
+    if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
+    const values = new Map(this.#initializers);
+    const temporaries = [];
+    const symbols = new Map();
+    const produced = [];
+    try {
+      const bind = (name, x, spec) => {
+        let t = x;
+        if (!(x instanceof Tensor)) {
+          if (!x || typeof x !== 'object' || !('type' in x) || !('data' in x)) throw invalidArgument(`feed '${name}' is not a tensor`);
+          t = new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
+          temporaries.push(t);
+        }
+        if (spec) this.#check(name, t, spec, symbols);
+        values.set(name, t);
+      };
+      for (const spec of this.#inputs) {
+        if (!(spec.name in feeds)) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} [${(spec.dims ?? []).map((d) => d ?? '?').join(', ')}])`);
+        bind(spec.name, feeds[spec.name], spec);
+      }
+      for (const name of Object.keys(feeds)) {
+        if (this.#overridable.has(name)) bind(name, feeds[name], null);
+        else if (!this.#inputs.some((i) => i.name === name)) throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
+      }
+      for (const s of this.#steps) {
+        const [out] = s.prepared.run(s.inputs.map((x) => values.get(x)));
+        produced.push(out);
+        values.set(s.output, out);
+      }
+      const names = fetches ?? this.outputNames;
+      const result = {};
+      for (const name of names) {
+        const t = values.get(name);
+        if (!t) throw invalidArgument(`'${name}' is not an output of this model`);
+        // An output that is an initializer, a Constant or a feed is returned as a copy: the caller
+        // owns what run() returns, and the session keeps its own tensors.
+        result[name] = produced.includes(t) ? t : copyTensor(t);
+      }
+      for (const t of produced) if (!Object.values(result).includes(t)) t.dispose();
+      return result;
+    } catch (e) {
+      for (const t of produced) t.dispose();
+      throw e;
+    } finally {
+      for (const t of temporaries) t.dispose();
+    }
+  }
+
+  // A feed against its graph input: type, rank, fixed dims, and one value per symbol.
+  #check(name, t, spec, symbols) {
+    if (t.type !== spec.type) throw invalidArgument(`input '${name}' must be ${spec.type}, got ${t.type}`);
+    if (!spec.dims) return;
+    const dims = t.dims;
+    const shape = `[${spec.dims.map((d) => d ?? '?').join(', ')}]`;
+    if (dims.length !== spec.dims.length) throw invalidArgument(`input '${name}' must have rank ${spec.dims.length} ${shape}, got dims [${dims.join(', ')}]`);
+    spec.dims.forEach((d, i) => {
+      if (typeof d === 'number' && dims[i] !== d) throw invalidArgument(`input '${name}' dimension ${i} must be ${d} ${shape}, got ${dims[i]}`);
+      if (typeof d === 'string') {
+        if (symbols.has(d) && symbols.get(d) !== dims[i]) throw invalidArgument(`input '${name}' dimension ${i} ('${d}') is ${dims[i]}, but '${d}' is ${symbols.get(d)} in another input`);
+        symbols.set(d, dims[i]);
+      }
+    });
+  }
+
+  async release() {
+    if (this.#released) return;
+    this.#released = true;
+    for (const x of this.#owned) x.dispose();
+  }
+}

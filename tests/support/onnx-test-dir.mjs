@@ -1,0 +1,95 @@
+// ONNX backend-test folders (model.onnx + test_data_set_N/{input,output}_K.pb): find them, run
+// them through InferenceSession and compare every output's type, dims and bytes.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
+import { InferenceSession } from '../../js/index.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+// The ops this runtime covers, by test-folder name (gather_elements and gathernd are other ops).
+export const OUR_TESTS = /^test_(gather_(?!elements|nd)|flatten|reshape|Embedding|operator_flatten$|operator_view$)/;
+
+// Where the suites are: ../shared/onnx-node-tests next to the repository (ONNX 1.22), and
+// Debian's libonnx-testdata (ONNX 1.12). ONNX_NODE_TESTS overrides the first.
+export function suiteRoots() {
+  const shared = [process.env.ONNX_NODE_TESTS, join(repo, '../shared/onnx-node-tests'), '/work/shared/onnx-node-tests']
+    .find((p) => p && existsSync(p));
+  return {
+    'onnx-1.22': shared ?? null,
+    'onnx-1.12 (libonnx-testdata)': existsSync('/usr/share/libonnx-testdata/data') ? '/usr/share/libonnx-testdata/data' : null,
+  };
+}
+
+// [{ suite, name, dir }] for every test folder of our ops under a suite root (one level of
+// groups: node/, pytorch-converted/, pytorch-operator/, ...).
+export function listTestDirs(root) {
+  const out = [];
+  for (const group of readdirSync(root, { withFileTypes: true })) {
+    if (!group.isDirectory()) continue;
+    for (const t of readdirSync(join(root, group.name), { withFileTypes: true })) {
+      if (t.isDirectory() && OUR_TESTS.test(t.name) && existsSync(join(root, group.name, t.name, 'model.onnx')))
+        out.push({ group: group.name, name: t.name, dir: join(root, group.name, t.name) });
+    }
+  }
+  return out.sort((a, b) => (a.group + a.name).localeCompare(b.group + b.name));
+}
+
+function readSet(dir, prefix) {
+  return readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith('.pb'))
+    .sort((a, b) => Number(a.slice(prefix.length, -3)) - Number(b.slice(prefix.length, -3)))
+    .map((f) => tensorFromProtoBytes(readFileSync(join(dir, f))));
+}
+
+function bytesOf(t) {
+  if (t.type === 'string') return Buffer.from(JSON.stringify(Array.from(t.data)));
+  const d = t.data;
+  return Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+}
+
+// Runs every test_data_set of one folder. Returns the number of outputs compared; throws an
+// Error naming the set, the output and the first difference.
+export async function checkTestDir(dir) {
+  const session = await InferenceSession.create(join(dir, 'model.onnx'));
+  let compared = 0;
+  try {
+    const sets = readdirSync(dir).filter((f) => f.startsWith('test_data_set_')).sort();
+    if (sets.length === 0) throw new Error(`${dir} has no test_data_set_N folder`);
+    for (const set of sets) {
+      const inputs = readSet(join(dir, set), 'input_');
+      const expected = readSet(join(dir, set), 'output_');
+      const feeds = {};
+      inputs.forEach(({ name, tensor }, k) => { feeds[name || session.inputNames[k]] = tensor; });
+      const results = await session.run(feeds);
+      try {
+        expected.forEach(({ name, tensor: want }, k) => {
+          const key = name || session.outputNames[k];
+          const got = results[key];
+          const where = `${set}, output '${key}'`;
+          if (!got) throw new Error(`${where}: not returned`);
+          if (got.type !== want.type) throw new Error(`${where}: type ${got.type}, expected ${want.type}`);
+          if (got.dims.join() !== want.dims.join()) throw new Error(`${where}: dims [${got.dims}], expected [${want.dims}]`);
+          const a = bytesOf(got), b = bytesOf(want);
+          if (!a.equals(b)) {
+            let i = 0;
+            while (i < a.length && a[i] === b[i]) i++;
+            throw new Error(`${where}: bytes differ first at byte ${i} of ${b.length}`);
+          }
+          // Shapes inferred at load time must agree with what the run produced.
+          const meta = session.outputMetadata.find((m) => m.name === key);
+          if (meta?.shape) meta.shape.forEach((d, i) => {
+            if (typeof d === 'number' && d !== got.dims[i]) throw new Error(`${where}: inferred dimension ${i} = ${d}, ran ${got.dims[i]}`);
+          });
+          compared++;
+        });
+      } finally {
+        for (const t of Object.values(results)) t.dispose();
+        for (const { tensor } of [...inputs, ...expected]) tensor.dispose();
+      }
+    }
+  } finally {
+    await session.release();
+  }
+  return compared;
+}
