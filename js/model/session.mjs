@@ -71,13 +71,32 @@ async function externalReader(options, baseDir) {
   };
 }
 
+// A node's attributes as a plain object, for display (ints as numbers, bytes as text).
+function plainAttributes(node) {
+  const text = (b) => new TextDecoder().decode(b);
+  const out = {};
+  for (const a of node.attribute) {
+    switch (a.type) {
+      case 1: out[a.name] = a.f; break;
+      case 2: out[a.name] = Number(a.i); break;
+      case 3: out[a.name] = text(a.s); break;
+      case 4: out[a.name] = `<tensor ${a.t?.name ?? ''}>`; break;
+      case 6: out[a.name] = Array.from(a.floats); break;
+      case 7: out[a.name] = Array.from(a.ints, Number); break;
+      case 8: out[a.name] = a.strings.map(text); break;
+      default: out[a.name] = `<attribute type ${a.type}>`;
+    }
+  }
+  return out;
+}
+
 function copyTensor(t) {
   const data = t.type === 'string' ? Array.from(t.data) : t.data.slice();
   return new Tensor(t.type, data, Array.from(t.dims));
 }
 
 export class InferenceSession {
-  #inputs; #outputs; #initializers; #overridable; #steps; #opset; #released = false; #owned = [];
+  #inputs; #outputs; #initializers; #overridable; #steps; #opset; #released = false; #owned = []; #info;
 
   static async create(source, options = {}) {
     await init();
@@ -198,9 +217,10 @@ export class InferenceSession {
         const d = valueInfo(declaredOut.get(o.name));
         return { name: o.name, type: inferred.type, dims: inferred.dims ?? d.dims };
       });
+      this.#info = info;
       this.irVersion = Number(model.irVersion);
       this.opsetImports = model.opsetImport.map((o) => ({ domain: o.domain, version: Number(o.version) }));
-      this.nodes = order.map((k) => ({ name: g.node[k].name, opType: g.node[k].opType, inputs: Array.from(g.node[k].input), outputs: Array.from(g.node[k].output) }));
+      this.nodes = order.map((k) => ({ name: g.node[k].name, opType: g.node[k].opType, inputs: Array.from(g.node[k].input), outputs: Array.from(g.node[k].output), attributes: plainAttributes(g.node[k]) }));
       this.#owned = owned;
     } catch (e) {
       for (const x of owned) x.dispose();
@@ -213,6 +233,13 @@ export class InferenceSession {
   get inputMetadata() { return this.#inputs.map((i) => ({ name: i.name, isTensor: true, type: i.type, shape: i.dims })); }
   get outputMetadata() { return this.#outputs.map((o) => ({ name: o.name, isTensor: true, type: o.type, shape: o.dims })); }
   get opset() { return this.#opset; }
+
+  // The inferred { type, dims } of any value of the graph (input, initializer, node output), or
+  // undefined. dims entries: number, symbol or null; dims null when the rank is unknown.
+  valueInfo(name) {
+    const v = this.#info.get(name);
+    return v && { type: v.type, dims: v.dims && Array.from(v.dims) };
+  }
 
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
   async run(feeds, fetches) {

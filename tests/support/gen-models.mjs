@@ -28,7 +28,7 @@ function values(type, n) {
 }
 
 // TensorProto in raw_data (string_data for strings).
-function rawTensor(name, type, dims, v) {
+export function rawTensor(name, type, dims, v) {
   const t = { name, dataType: dataType(type), dims: dims.map(BigInt) };
   if (type === 'string') t.stringData = v.strings.map((s) => new TextEncoder().encode(s));
   else t.rawData = v.bytes;
@@ -36,7 +36,7 @@ function rawTensor(name, type, dims, v) {
 }
 
 // TensorProto in the typed field onnx.proto assigns to the type.
-function typedTensor(name, type, dims, v) {
+export function typedTensor(name, type, dims, v) {
   const t = { name, dataType: dataType(type), dims: dims.map(BigInt) };
   if (type === 'string') {
     t.stringData = v.strings.map((s) => new TextEncoder().encode(s));
@@ -58,13 +58,13 @@ function typedTensor(name, type, dims, v) {
   return create(TensorProtoSchema, t);
 }
 
-function valueInfo(name, type, dims) {
+export function valueInfo(name, type, dims) {
   const tensorType = { elemType: dataType(type) };
   if (dims) tensorType.shape = { dim: dims.map((d) => ({ value: typeof d === 'string' ? { case: 'dimParam', value: d } : { case: 'dimValue', value: BigInt(d) } })) };
   return create(ValueInfoProtoSchema, { name, type: create(TypeProtoSchema, { value: { case: 'tensorType', value: tensorType } }) });
 }
 
-function attribute(name, value) {
+export function attribute(name, value) {
   if (Array.isArray(value)) return create(AttributeProtoSchema, { name, type: 7, ints: value.map(BigInt) });
   return create(AttributeProtoSchema, { name, type: 2, i: BigInt(value) });
 }

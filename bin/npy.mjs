@@ -1,0 +1,65 @@
+// NumPy .npy files (format versions 1-3, C order) to { type, data, dims } for a Tensor.
+const DESCR = {
+  f4: 'float32', f8: 'float64', f2: 'float16', i1: 'int8', i2: 'int16', i4: 'int32', i8: 'int64',
+  u1: 'uint8', u2: 'uint16', u4: 'uint32', u8: 'uint64', b1: 'bool', c8: 'complex64', c16: 'complex128',
+};
+const ARRAY = {
+  float32: Float32Array, float64: Float64Array, float16: Uint16Array, int8: Int8Array, int16: Int16Array,
+  int32: Int32Array, int64: BigInt64Array, uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array,
+  uint64: BigUint64Array, bool: Uint8Array, complex64: Float32Array, complex128: Float64Array,
+};
+
+export function parseNpy(bytes, what = '.npy file') {
+  const fail = (m) => { throw new Error(`${what}: ${m}`); };
+  if (bytes.length < 10 || bytes[0] !== 0x93 || String.fromCharCode(...bytes.subarray(1, 6)) !== 'NUMPY') fail('not a .npy file (no \\x93NUMPY magic)');
+  const major = bytes[6];
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLen = major === 1 ? dv.getUint16(8, true) : dv.getUint32(8, true);
+  const start = major === 1 ? 10 : 12;
+  const header = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(bytes.subarray(start, start + headerLen));
+  const descr = /'descr':\s*'([^']+)'/.exec(header)?.[1];
+  const fortran = /'fortran_order':\s*(True|False)/.exec(header)?.[1];
+  const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
+  if (!descr || !fortran || shapeText === undefined) fail(`cannot read the header ${JSON.stringify(header)}`);
+  if (fortran === 'True') fail('Fortran-order arrays are not supported; save with np.ascontiguousarray');
+  const dims = shapeText.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  const size = dims.reduce((a, b) => a * b, 1);
+  const body = bytes.subarray(start + headerLen);
+  const order = descr[0], code = descr.slice(1);
+  if (order === '>' && !code.endsWith('1')) fail(`big-endian data ('${descr}') is not supported`);
+  if (code[0] === 'U') {   // fixed-width UTF-32 strings
+    const width = Number(code.slice(1));
+    const data = [];
+    for (let i = 0; i < size; ++i) {
+      let s = '';
+      for (let j = 0; j < width; ++j) {
+        const c = dv.getUint32(body.byteOffset - bytes.byteOffset + (i * width + j) * 4, true);
+        if (c === 0) break;
+        s += String.fromCodePoint(c);
+      }
+      data.push(s);
+    }
+    return { type: 'string', data, dims };
+  }
+  const type = DESCR[code];
+  if (!type) fail(`dtype '${descr}' has no ONNX element type here`);
+  const Cls = ARRAY[type];
+  const length = type.startsWith('complex') ? size * 2 : size;
+  if (body.length < length * Cls.BYTES_PER_ELEMENT) fail(`holds ${body.length} bytes of data, shape (${dims}) needs ${length * Cls.BYTES_PER_ELEMENT}`);
+  const data = new Cls(Uint8Array.from(body.subarray(0, length * Cls.BYTES_PER_ELEMENT)).buffer);
+  return { type, data, dims };
+}
+
+// { type, data, dims } to .npy bytes (version 1.0), for tests and for saving outputs.
+export function toNpy({ type, data, dims }) {
+  const code = Object.entries(DESCR).find(([, t]) => t === type)?.[0];
+  if (!code) throw new Error(`no .npy dtype for ${type}`);
+  const descr = `${code.endsWith('1') ? '|' : '<'}${code}`;
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${dims.join(', ')}${dims.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
+  const out = new Uint8Array(10 + header.length + data.byteLength);
+  out.set([0x93, ...new TextEncoder().encode('NUMPY'), 1, 0, header.length & 255, header.length >> 8]);
+  out.set(new TextEncoder().encode(header), 10);
+  out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 10 + header.length);
+  return out;
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// onnx-wasm command line: `inspect` a model (IR version, opsets, inputs and outputs with inferred
+// shapes, nodes) or `run` it with inputs from .npy files, from a test_data_set folder, or
+// generated from the declared shapes.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/index.mjs';
+import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
+import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
+import { parseNpy } from './npy.mjs';
+
+const USAGE = `usage:
+  onnx-wasm inspect <model.onnx>
+  onnx-wasm run <model.onnx> [--input name=file.npy ...] [--data test_data_set_0/]
+                [--dim symbol=N ...] [--repeat N] [--threads=false] [--json]
+  Inputs not given are generated from their declared shapes; symbolic dimensions are 2 unless
+  set with --dim (unknown ones are 1). Gather indices are generated within range, Reshape shapes
+  as [1, ..., 1, -1].`;
+
+const shapeText = (dims) => (dims ? `[${dims.map((d) => (d === null ? '?' : d)).join(', ')}]` : '[unknown rank]');
+
+function preview(t, n = 8) {
+  const d = t.data;
+  const vals = Array.from({ length: Math.min(n, d.length) }, (_, i) => {
+    const v = d[i];
+    return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : String(v);
+  });
+  return `[${vals.join(', ')}${d.length > n ? `, ... (${d.length} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
+}
+
+function inspect(session, path) {
+  console.log(`model: ${path}`);
+  console.log(`ir_version: ${session.irVersion}`);
+  console.log(`opset imports: ${session.opsetImports.map((o) => `${o.domain || 'ai.onnx'} ${o.version}`).join(', ')}`);
+  console.log('inputs:');
+  for (const i of session.inputMetadata) console.log(`  ${i.name}: ${i.type} ${shapeText(i.shape)}`);
+  console.log('outputs (inferred):');
+  for (const o of session.outputMetadata) console.log(`  ${o.name}: ${o.type} ${shapeText(o.shape)}`);
+  console.log(`nodes (${session.nodes.length}, in run order):`);
+  session.nodes.forEach((n, k) => {
+    const attrs = Object.keys(n.attributes).length ? ` ${JSON.stringify(n.attributes)}` : '';
+    const outs = n.outputs.map((o) => { const v = session.valueInfo(o); return `${o}: ${v.type} ${shapeText(v.dims)}`; }).join(', ');
+    console.log(`  ${k} ${n.opType}${n.name ? ` '${n.name}'` : ''}(${n.inputs.join(', ')})${attrs} -> ${outs}`);
+  });
+}
+
+// Generated feeds: values in range for Gather indices, [1, ..., 1, -1] for Reshape shapes.
+function generate(session, symbols) {
+  const feeds = {};
+  const resolved = new Map();
+  const concrete = (dims) => (dims ?? []).map((d) => (typeof d === 'number' ? d : d === null ? 1 : symbols[d] ?? 2));
+  for (const i of session.inputMetadata) resolved.set(i.name, concrete(i.shape));
+  const consumer = (name) => session.nodes.find((n) => n.inputs[1] === name && (n.opType === 'Gather' || n.opType === 'Reshape'));
+  for (const { name, type } of session.inputMetadata) {
+    const dims = resolved.get(name);
+    const size = dims.reduce((a, b) => a * b, 1);
+    const use = consumer(name);
+    let data;
+    if (use?.opType === 'Reshape' && type === 'int64') {
+      data = BigInt64Array.from({ length: size }, (_, i) => (i === size - 1 ? -1n : 1n));
+    } else if (use?.opType === 'Gather' && (type === 'int64' || type === 'int32')) {
+      const dataDims = resolved.get(use.inputs[0]) ?? concrete(session.valueInfo(use.inputs[0])?.dims);
+      const axis = use.attributes.axis ?? 0;
+      const n = dataDims[axis < 0 ? axis + dataDims.length : axis] ?? 1;
+      const vals = Array.from({ length: size }, (_, i) => (n > 0 ? (i * 7) % n : 0));
+      data = type === 'int64' ? BigInt64Array.from(vals, BigInt) : Int32Array.from(vals);
+    } else {
+      data = patterned(type, size);
+    }
+    feeds[name] = new Tensor(type, data, dims);
+  }
+  return feeds;
+}
+
+function patterned(type, size) {
+  if (type === 'string') return Array.from({ length: size }, (_, i) => `s${i}`);
+  const t = typeByName(type);
+  const d = new (arrayClass(t))(storageLength(t, size));
+  for (let i = 0; i < d.length; ++i) {
+    if (d instanceof Float32Array || d instanceof Float64Array) d[i] = (i % 17) - 8 + 0.25;
+    else if (typeof d[0] === 'bigint') d[i] = BigInt(i % 100);
+    else if (type === 'bool') d[i] = i % 2;
+    else d[i] = (i * 13 + 1) % (d.BYTES_PER_ELEMENT === 1 ? 128 : 1000);
+  }
+  return d;
+}
+
+function readDataSet(dir, session) {
+  const feeds = {};
+  readdirSync(dir).filter((f) => /^input_\d+\.pb$/.test(f)).sort((a, b) => parseInt(a.slice(6), 10) - parseInt(b.slice(6), 10)).forEach((f, k) => {
+    const { name, tensor } = tensorFromProtoBytes(readFileSync(join(dir, f)));
+    feeds[name || session.inputNames[k]] = tensor;
+  });
+  return feeds;
+}
+
+async function run(session, values) {
+  const symbols = {};
+  for (const s of values.dim ?? []) {
+    const m = /^([^=]+)=(\d+)$/.exec(s);
+    if (!m) throw new Error(`--dim takes symbol=N, got '${s}'`);
+    symbols[m[1]] = Number(m[2]);
+  }
+  const feeds = values.data ? readDataSet(values.data, session) : {};
+  for (const s of values.input ?? []) {
+    const m = /^([^=]+)=(.+)$/.exec(s);
+    if (!m) throw new Error(`--input takes name=file.npy, got '${s}'`);
+    const { type, data, dims } = parseNpy(readFileSync(m[2]), m[2]);
+    feeds[m[1]] = new Tensor(type, data, dims);
+  }
+  const generated = generate({ ...session, inputMetadata: session.inputMetadata.filter((i) => !(i.name in feeds)), nodes: session.nodes, valueInfo: (n) => session.valueInfo(n) }, symbols);
+  Object.assign(feeds, generated);
+  for (const [name, t] of Object.entries(feeds)) console.log(`input ${name}: ${t.type} ${shapeText(t.dims)}${name in generated ? ' (generated)' : ''} ${preview(t)}`);
+
+  const repeat = Math.max(1, Number(values.repeat ?? 1));
+  const times = [];
+  let outputs;
+  for (let r = 0; r < repeat; ++r) {
+    if (outputs) for (const t of Object.values(outputs)) t.dispose();
+    const t0 = performance.now();
+    outputs = await session.run(feeds);
+    times.push(performance.now() - t0);
+  }
+  for (const [name, t] of Object.entries(outputs)) console.log(`output ${name}: ${t.type} ${shapeText(t.dims)} ${preview(t)}`);
+  const sorted = [...times].sort((a, b) => a - b);
+  const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
+  console.log(`run time: first ${us(times[0])}${repeat > 1 ? `, median of ${repeat} ${us(sorted[Math.floor(repeat / 2)])}` : ''} (${runtime().module})`);
+  for (const t of [...Object.values(outputs), ...Object.values(feeds)]) t.dispose();
+}
+
+async function main(argv) {
+  const [command, path, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') { console.log(USAGE); return 0; }
+  if (!['inspect', 'run'].includes(command) || !path) { console.error(USAGE); return 2; }
+  const { values } = parseArgs({
+    args: rest, strict: true,
+    options: {
+      input: { type: 'string', multiple: true }, dim: { type: 'string', multiple: true }, data: { type: 'string' },
+      repeat: { type: 'string' }, threads: { type: 'string' },
+    },
+  });
+  await init({ threads: values.threads !== 'false' });
+  const session = await InferenceSession.create(path);
+  try {
+    if (command === 'inspect') inspect(session, path);
+    else await run(session, values);
+  } finally {
+    await session.release();
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+  const tag = e instanceof OnnxWasmError ? `${e.name} (${e.code})` : e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'usage' : 'error';
+  console.error(`onnx-wasm: ${tag}: ${e.message}`);
+  process.exitCode = e.code?.startsWith?.('ERR_PARSE_ARGS') ? 2 : 1;
+});

@@ -1,0 +1,294 @@
+// InferenceSession: graphs of several nodes in any order, Constants of every form, opset
+// selection, symbolic shape inference through the graph, feed checks, initializer overrides,
+// external data, the onnxruntime-web feed form, zero-copy Reshape/Flatten, and every malformed
+// model the issue names. Models are built here with onnx-buf; expected values are hand-written.
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  AttributeProtoSchema, GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema,
+  StringStringEntryProtoSchema, TensorProtoSchema,
+} from 'onnx-buf';
+import { Tensor as OrtTensor } from 'onnxruntime-common';
+import {
+  init, InferenceSession, Tensor, memoryStats, ModelError, UnsupportedOpError, InvalidArgumentError,
+  IndexOutOfRangeError, ShapeError, TypeConstraintError, runNode,
+} from '../../js/index.mjs';
+import { attribute, rawTensor, typedTensor, valueInfo } from '../support/gen-models.mjs';
+
+await init({ threads: false });
+const tmp = mkdtempSync(join(tmpdir(), 'onnx-wasm-session-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const i64 = (vals) => ({ bytes: new Uint8Array(BigInt64Array.from(vals.map(BigInt)).buffer) });
+const f32 = (vals) => ({ bytes: new Uint8Array(Float32Array.from(vals).buffer) });
+const node = (opType, input, output, attrs = {}, extra = {}) => create(NodeProtoSchema, {
+  opType, input, output, name: extra.name ?? `${opType}_${output[0]}`, domain: extra.domain ?? '',
+  attribute: Object.entries(attrs).map(([k, v]) => (v && v.$typeName ? v : attribute(k, v))),
+});
+function modelBytes({ nodes, inputs = [], outputs, initializers = [], opset = 13, opsets, valueInfos = [] }) {
+  return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+    irVersion: 8n,
+    opsetImport: (opsets ?? [['', opset]]).map(([domain, version]) => create(OperatorSetIdProtoSchema, { domain, version: BigInt(version) })),
+    graph: create(GraphProtoSchema, { name: 'g', node: nodes, input: inputs, output: outputs, initializer: initializers, valueInfo: valueInfos }),
+  }));
+}
+const outInfo = (name, type = 'float32') => valueInfo(name, type, null);
+
+// data [batch, seq, 4] -> Gather(axis 1, idx [2]) -> [batch, 2, 4] -> Reshape(shape const [0, -1])
+// -> [batch, 8] -> Flatten(axis 0) -> [1, batch*8]; nodes listed out of order.
+const chain = modelBytes({
+  nodes: [
+    node('Flatten', ['r'], ['flat'], { axis: 0 }),
+    node('Reshape', ['g', 'shape'], ['r']),
+    node('Constant', [], ['shape'], { value: create(AttributeProtoSchema, { name: 'value', type: 4, t: rawTensor('', 'int64', [2], i64([0, -1])) }) }),
+    node('Gather', ['data', 'idx'], ['g'], { axis: 1 }),
+  ],
+  inputs: [valueInfo('data', 'float32', ['batch', 'seq', 4])],
+  initializers: [rawTensor('idx', 'int64', [2], i64([-1, 0]))],
+  outputs: [outInfo('r'), outInfo('flat')],
+});
+
+describe('graphs', () => {
+  test('nodes in any order run in topological order; symbols flow through every node', async () => {
+    const s = await InferenceSession.create(chain);
+    assert.deepEqual(s.inputNames, ['data']);
+    assert.deepEqual(s.outputNames, ['r', 'flat']);
+    assert.deepEqual(s.inputMetadata, [{ name: 'data', isTensor: true, type: 'float32', shape: ['batch', 'seq', 4] }]);
+    assert.deepEqual(s.outputMetadata.map((o) => o.shape), [['batch', 8], [1, null]]);
+    assert.deepEqual(s.nodes.map((n) => n.opType), ['Gather', 'Constant', 'Reshape', 'Flatten']);
+    const data = new Tensor('float32', Float32Array.from({ length: 2 * 3 * 4 }, (_, i) => i), [2, 3, 4]);
+    const out = await s.run({ data });
+    assert.deepEqual(out.r.dims, [2, 8]);
+    assert.deepEqual(Array.from(out.r.data), [8, 9, 10, 11, 0, 1, 2, 3, 20, 21, 22, 23, 12, 13, 14, 15]);
+    assert.deepEqual(out.flat.dims, [1, 16]);
+    assert.ok(out.flat.sharesMemoryWith(out.r), 'Flatten of a Reshape is a view');
+    for (const t of [data, out.r, out.flat]) t.dispose();
+    await s.release();
+  });
+
+  test('Reshape and Flatten through run() are views of the fed tensor (no copy)', async () => {
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Reshape', ['x', 'shape'], ['y']), node('Flatten', ['x'], ['z'], { axis: 2 })],
+      inputs: [valueInfo('x', 'float32', [64, 32, 32])], initializers: [rawTensor('shape', 'int64', [2], i64([-1, 32]))],
+      outputs: [outInfo('y'), outInfo('z')],
+    }));
+    const x = new Tensor('float32', new Float32Array(64 * 32 * 32), [64, 32, 32]);
+    const { y, z } = await s.run({ x });
+    assert.ok(y.sharesMemoryWith(x) && z.sharesMemoryWith(x));
+    assert.equal(y.data.byteOffset, x.data.byteOffset);
+    assert.deepEqual([y.dims, z.dims], [[2048, 32], [2048, 32]]);
+    for (const t of [x, y, z]) t.dispose();
+    await s.release();
+  });
+
+  test('the default-domain opset selects each op version (Reshape-1 attribute at opset 1..4)', async () => {
+    const bytes = (opset, opsets) => modelBytes({
+      nodes: [node('Reshape', ['x'], ['y'], { shape: [3, 2] })], opset, opsets,
+      inputs: [valueInfo('x', 'float32', [2, 3])], outputs: [outInfo('y')],
+    });
+    const s = await InferenceSession.create(bytes(4, [['ai.onnx.ml', 3], ['', 4]]));
+    assert.equal(s.opset, 4);
+    assert.deepEqual(s.outputMetadata[0].shape, [3, 2]);
+    await s.release();
+    // At opset 5 Reshape takes its shape as an input: the attribute is refused when loading.
+    await assert.rejects(InferenceSession.create(bytes(5)), (e) => /node 'Reshape_y' \(Reshape\): .*Reshape-5/.test(e.message));
+  });
+
+  test('Constant in every form', async () => {
+    const forms = [
+      [{ value_float: create(AttributeProtoSchema, { name: 'value_float', type: 1, f: 2.5 }) }, 'float32', [], [2.5]],
+      [{ value_floats: create(AttributeProtoSchema, { name: 'value_floats', type: 6, floats: [1, 2] }) }, 'float32', [2], [1, 2]],
+      [{ value_int: 7 }, 'int64', [], [7n]],
+      [{ value_ints: [3, -1] }, 'int64', [2], [3n, -1n]],
+      [{ value_string: create(AttributeProtoSchema, { name: 'value_string', type: 3, s: new TextEncoder().encode('hé') }) }, 'string', [], ['hé']],
+      [{ value_strings: create(AttributeProtoSchema, { name: 'value_strings', type: 8, strings: ['a', 'b'].map((x) => new TextEncoder().encode(x)) }) }, 'string', [2], ['a', 'b']],
+      [{ value: create(AttributeProtoSchema, { name: 'value', type: 4, t: typedTensor('', 'float16', [2], { bytes: new Uint8Array(Uint16Array.from([0x3c00, 0xc000]).buffer) }) }) }, 'float16', [2], [0x3c00, 0xc000]],
+    ];
+    for (const [attrs, type, dims, values] of forms) {
+      const s = await InferenceSession.create(modelBytes({
+        nodes: [node('Constant', [], ['c'], attrs), node('Flatten', ['c'], ['y'], { axis: 0 })],
+        outputs: [outInfo('y', type)],
+      }));
+      const { y } = await s.run({});
+      assert.equal(y.type, type, Object.keys(attrs)[0]);
+      assert.deepEqual(y.dims, [1, values.length === 1 && dims.length === 0 ? 1 : values.length]);
+      assert.deepEqual(Array.from(y.data), values);
+      y.dispose();
+      await s.release();
+    }
+  });
+
+  test('an initializer that is also a graph input can be overridden by a feed', async () => {
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Gather', ['data', 'idx'], ['y'])],
+      inputs: [valueInfo('data', 'float32', [3]), valueInfo('idx', 'int64', [1])],
+      initializers: [rawTensor('idx', 'int64', [1], i64([2]))], outputs: [outInfo('y')],
+    }));
+    assert.deepEqual(s.inputNames, ['data']);
+    const data = new Tensor('float32', [10, 20, 30], [3]);
+    const a = await s.run({ data });
+    const b = await s.run({ data, idx: new Tensor('int64', [0n], [1]) });
+    assert.deepEqual([Array.from(a.y.data), Array.from(b.y.data)], [[30], [10]]);
+    await s.release();
+  });
+
+  test('feeds may be onnxruntime-web Tensors or { type, data, dims }; outputs that are graph inputs are copies', async () => {
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Gather', ['x', 'i'], ['y'], { axis: 0 })],
+      inputs: [valueInfo('x', 'int32', ['n']), valueInfo('i', 'int32', [2])], outputs: [outInfo('y', 'int32'), valueInfo('x', 'int32', ['n'])],
+    }));
+    const out = await s.run({ x: new OrtTensor('int32', Int32Array.from([5, 6, 7]), [3]), i: { type: 'int32', data: Int32Array.from([2, -3]), dims: [2] } });
+    assert.deepEqual(Array.from(out.y.data), [7, 5]);
+    assert.deepEqual(Array.from(out.x.data), [5, 6, 7]);
+    assert.ok(out.x instanceof Tensor);
+    await s.release();
+    assert.deepEqual(Array.from(out.x.data), [5, 6, 7], 'outputs outlive the session');
+  });
+
+  test('external data: read next to the model in Node, or from options.externalData', async () => {
+    const dir = join(tmp, 'ext');
+    mkdirSync(dir, { recursive: true });
+    const weights = new Float32Array([0, 0, 1.5, 2.5, 3.5, 4.5]);
+    writeFileSync(join(dir, 'w.bin'), new Uint8Array(weights.buffer));
+    const ext = create(TensorProtoSchema, {
+      name: 'w', dataType: 1, dims: [2n, 2n], dataLocation: 1,
+      externalData: [['location', 'w.bin'], ['offset', '8'], ['length', '16']].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+    });
+    const bytes = modelBytes({
+      nodes: [node('Gather', ['w', 'i'], ['y'])], inputs: [valueInfo('i', 'int64', [1])],
+      initializers: [ext], outputs: [outInfo('y')],
+    });
+    writeFileSync(join(dir, 'model.onnx'), bytes);
+    const i = new Tensor('int64', [1n], [1]);
+    for (const s of [await InferenceSession.create(join(dir, 'model.onnx')),
+      await InferenceSession.create(bytes, { externalData: { 'w.bin': readFileSync(join(dir, 'w.bin')) } })]) {
+      const { y } = await s.run({ i });
+      assert.deepEqual(Array.from(y.data), [3.5, 4.5]);
+      await s.release();
+    }
+    await assert.rejects(InferenceSession.create(bytes), (e) => e instanceof ModelError && /external file 'w.bin'/.test(e.message));
+  });
+});
+
+describe('feeds that contradict the graph fail before any kernel runs', () => {
+  const bytes = modelBytes({
+    nodes: [node('Gather', ['a', 'i'], ['y'], { axis: 1 })],
+    inputs: [valueInfo('a', 'float32', ['batch', 4]), valueInfo('i', 'int64', ['batch'])], outputs: [outInfo('y')],
+  });
+  const cases = [
+    ['missing input', () => ({ a: new Tensor('float32', new Float32Array(8), [2, 4]) }), /input 'i' is missing from the feeds \(expected int64 \[batch\]\)/],
+    ['wrong type', () => ({ a: new Tensor('float64', new Float64Array(8), [2, 4]), i: new Tensor('int64', [0n, 0n], [2]) }), /input 'a' must be float32, got float64/],
+    ['wrong rank', () => ({ a: new Tensor('float32', new Float32Array(8), [8]), i: new Tensor('int64', [0n, 0n], [2]) }), /input 'a' must have rank 2 \[batch, 4\], got dims \[8\]/],
+    ['wrong fixed dimension', () => ({ a: new Tensor('float32', new Float32Array(6), [2, 3]), i: new Tensor('int64', [0n, 0n], [2]) }), /input 'a' dimension 1 must be 4 \[batch, 4\], got 3/],
+    ['symbol with two values', () => ({ a: new Tensor('float32', new Float32Array(8), [2, 4]), i: new Tensor('int64', [0n], [1]) }), /input 'i' dimension 0 \('batch'\) is 1, but 'batch' is 2 in another input/],
+    ['unknown feed', () => ({ a: new Tensor('float32', new Float32Array(8), [2, 4]), i: new Tensor('int64', [0n, 0n], [2]), z: new Tensor('int64', [0n], [1]) }), /feed 'z' is not an input of this model; inputs: a, i/],
+  ];
+  for (const [what, feeds, message] of cases) {
+    test(what, async () => {
+      const s = await InferenceSession.create(bytes);
+      const before = memoryStats().heapUsed;
+      const f = feeds();
+      await assert.rejects(s.run(f), (e) => e instanceof InvalidArgumentError && message.test(e.message));
+      for (const t of Object.values(f)) t.dispose();
+      assert.equal(memoryStats().heapUsed, before, 'nothing left behind');
+      await s.release();
+    });
+  }
+  test('a kernel error (index in the last position) leaves no output and the session keeps working', async () => {
+    const s = await InferenceSession.create(bytes);
+    const a = new Tensor('float32', Float32Array.from({ length: 8 }, (_, i) => i), [2, 4]);
+    const bad = new Tensor('int64', [1n, 4n], [2]);
+    const fail = () => assert.rejects(s.run({ a, i: bad }),
+      (e) => e instanceof IndexOutOfRangeError && /index 4 at position 1 is outside \[-4, 3\] for axis 1 of size 4/.test(e.message));
+    await fail();   // the prepared node keeps its last error message: measure after the first
+    const before = memoryStats().heapUsed;
+    await fail();
+    assert.equal(memoryStats().heapUsed, before, 'no output left allocated');
+    assert.deepEqual(Array.from(a.data), [0, 1, 2, 3, 4, 5, 6, 7], 'input unchanged');
+    const { y } = await s.run({ a, i: new Tensor('int64', [3n, -4n], [2]) });
+    assert.deepEqual(Array.from(y.data), [3, 0, 7, 4]);
+    await s.release();
+  });
+  test('released sessions refuse to run', async () => {
+    const s = await InferenceSession.create(bytes);
+    await s.release();
+    await assert.rejects(s.run({}), /released/);
+  });
+});
+
+describe('malformed models get a clear error and never a crash', () => {
+  const good = chain;
+  const expectModelError = (bytes, pattern, Cls = ModelError) =>
+    assert.rejects(InferenceSession.create(bytes), (e) => e instanceof Cls && pattern.test(e.message), String(pattern));
+
+  test('truncated at every length and random bytes', async () => {
+    let errors = 0, loaded = 0;
+    for (let n = 0; n < good.length; n += 3) {
+      try { const s = await InferenceSession.create(good.subarray(0, n)); loaded++; await s.release(); } catch (e) {
+        assert.ok(e instanceof ModelError || e instanceof UnsupportedOpError || e.code, `truncated at ${n}: ${e.stack}`);
+        errors++;
+      }
+    }
+    assert.ok(errors > 0);
+    let x = 12345;
+    for (let k = 0; k < 200; ++k) {
+      const bytes = Uint8Array.from({ length: 1 + (k * 37) % 300 }, () => { x = (x * 1103515245 + 12345) % 2147483648; return x & 255; });
+      try { const s = await InferenceSession.create(bytes); await s.release(); } catch (e) {
+        assert.ok(typeof e.code === 'string' && e.code.startsWith('ERR_'), `random model ${k}: ${e.stack}`);
+      }
+    }
+    // The module still works.
+    const [y] = runNode({ opType: 'Flatten' }, [new Tensor('float32', [1, 2], [2])]);
+    assert.deepEqual(y.dims, [2, 1]);
+  });
+  test('not a model at all', () => expectModelError(new Uint8Array([0xff, 0xff, 0xff]), /cannot parse the ONNX model \(3 bytes\)/));
+  test('a node that names a missing tensor', () => expectModelError(modelBytes({
+    nodes: [node('Flatten', ['nowhere'], ['y'], {}, { name: 'f' })], outputs: [outInfo('y')],
+  }), /node 'f' reads 'nowhere', which no input, initializer or node provides/));
+  test('a cycle', () => expectModelError(modelBytes({
+    nodes: [node('Flatten', ['b'], ['a'], {}, { name: 'n1' }), node('Flatten', ['a'], ['b'], {}, { name: 'n2' })], outputs: [outInfo('a')],
+  }), /the graph has a cycle through node 'n[12]'/));
+  test('raw_data whose length does not match its dims', () => expectModelError(modelBytes({
+    nodes: [node('Flatten', ['w'], ['y'])], initializers: [rawTensor('w', 'float32', [2, 3], f32([1, 2, 3]))], outputs: [outInfo('y')],
+  }), /tensor 'w' \(float32, dims \[2, 3\]\) has 12 bytes of data, expected 24/));
+  test('an initializer with a negative dimension', () => expectModelError(modelBytes({
+    nodes: [node('Flatten', ['w'], ['y'])], initializers: [create(TensorProtoSchema, { name: 'w', dataType: 1, dims: [2n, -3n], floatData: [1] })], outputs: [outInfo('y')],
+  }), /tensor 'w' has dimension 1 = -3; dimensions must be integers >= 0/));
+  test('an external data path that leaves the model folder', async () => {
+    const dir = join(tmp, 'escape');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(tmp, 'secret.bin'), new Uint8Array(16));
+    for (const location of ['../secret.bin', join(tmp, 'secret.bin')]) {
+      writeFileSync(join(dir, 'model.onnx'), modelBytes({
+        nodes: [node('Flatten', ['w'], ['y'])], outputs: [outInfo('y')],
+        initializers: [create(TensorProtoSchema, { name: 'w', dataType: 1, dims: [4n], dataLocation: 1, externalData: [create(StringStringEntryProtoSchema, { key: 'location', value: location })] })],
+      }));
+      await expectModelError(join(dir, 'model.onnx'), /external data path '.*secret.bin' leaves the model's folder/);
+    }
+  });
+  test('unsupported ops and domains are listed together', () => expectModelError(modelBytes({
+    nodes: [node('Relu', ['x'], ['a']), node('Add', ['a', 'a'], ['b']), node('Gather', ['b', 'i'], ['c'], {}, { domain: 'com.microsoft' }), node('Relu', ['c'], ['d'])],
+    inputs: [valueInfo('x', 'float32', [1])], outputs: [outInfo('d')],
+  }), /the model uses ops onnx-wasm does not run: Relu, Add, Gather \(domain 'com.microsoft'\); it runs Gather, Flatten, Reshape and Constant/, UnsupportedOpError));
+  test('a type the version does not allow is refused at load, naming the node', () => expectModelError(modelBytes({
+    nodes: [node('Flatten', ['x'], ['y'], {}, { name: 'fl' })], opset: 1,
+    inputs: [valueInfo('x', 'int32', [2, 2])], outputs: [outInfo('y', 'int32')],
+  }), /node 'fl' \(Flatten\): Flatten-1: .*int32/, TypeConstraintError));
+  test('a Reshape whose constant shape does not fit is refused at load', () => expectModelError(modelBytes({
+    nodes: [node('Reshape', ['x', 's'], ['y'], {}, { name: 'rs' })],
+    inputs: [valueInfo('x', 'float32', [2, 3])], initializers: [rawTensor('s', 'int64', [1], i64([5]))], outputs: [outInfo('y')],
+  }), /node 'rs' \(Reshape\): Reshape-13: /, ShapeError));
+  test('no default-domain opset, no graph', async () => {
+    await expectModelError(modelBytes({ nodes: [], outputs: [], opsets: [['ai.onnx.ml', 2]] }), /imports no opset of the default ONNX domain/);
+    await expectModelError(toBinary(ModelProtoSchema, create(ModelProtoSchema, { irVersion: 8n })), /the model has no graph/);
+  });
+  test('create() takes a path, a Uint8Array or an ArrayBuffer', async () => {
+    const s = await InferenceSession.create(chain.slice().buffer);
+    await s.release();
+    await assert.rejects(InferenceSession.create(42), InvalidArgumentError);
+  });
+});
