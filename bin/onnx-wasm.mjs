@@ -86,12 +86,13 @@ function patterned(type, size) {
   return d;
 }
 
-function readDataSet(dir, session) {
+async function readDataSet(dir, session) {
   const feeds = {};
-  readdirSync(dir).filter((f) => /^input_\d+\.pb$/.test(f)).sort((a, b) => parseInt(a.slice(6), 10) - parseInt(b.slice(6), 10)).forEach((f, k) => {
-    const { name, tensor } = tensorFromProtoBytes(readFileSync(join(dir, f)));
+  const files = readdirSync(dir).filter((f) => /^input_\d+\.pb$/.test(f)).sort((a, b) => parseInt(a.slice(6), 10) - parseInt(b.slice(6), 10));
+  for (const [k, f] of files.entries()) {
+    const { name, tensor } = await tensorFromProtoBytes(readFileSync(join(dir, f)));
     feeds[name || session.inputNames[k]] = tensor;
-  });
+  }
   return feeds;
 }
 
@@ -102,7 +103,7 @@ async function run(session, values) {
     if (!m) throw new Error(`--dim takes symbol=N, got '${s}'`);
     symbols[m[1]] = Number(m[2]);
   }
-  const feeds = values.data ? readDataSet(values.data, session) : {};
+  const feeds = values.data ? await readDataSet(values.data, session) : {};
   for (const s of values.input ?? []) {
     const m = /^([^=]+)=(.+)$/.exec(s);
     if (!m) throw new Error(`--input takes name=file.npy, got '${s}'`);

@@ -39,9 +39,21 @@ export class PreparedNode {
       throw invalidArgument(`${this.#label}: inputs must be Tensors of onnx-wasm`);
     }
     const m = getModule();
-    const h = this.#arity === 2 ? m.nodeRun2(n, a.handle, b.handle) : m.nodeRun1(n, a.handle);
+    const h = (this.#arity === 2 ? m._ow_node_run2(n, a.handle, b.handle) : m._ow_node_run1(n, a.handle)) >>> 0;
     if (h === 0) throw errorFromStatus({ code: m.nodeErrorCode(n), message: m.nodeErrorMessage(n) });
     return [tensorFromHandle(h)];
+  }
+
+  // The same for one or two Tensors, returning the output Tensor (InferenceSession's per-node call).
+  runTensors(a, b) {
+    const n = this.#node;
+    if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
+    if (!(a instanceof Tensor) || (this.#arity === 2) !== (b !== undefined) || (b !== undefined && !(b instanceof Tensor)))
+      return this.run(b === undefined ? [a] : [a, b])[0];
+    const m = getModule();
+    const h = (b === undefined ? m._ow_node_run1(n, a.handle) : m._ow_node_run2(n, a.handle, b.handle)) >>> 0;
+    if (h === 0) throw errorFromStatus({ code: m.nodeErrorCode(n), message: m.nodeErrorMessage(n) });
+    return tensorFromHandle(h);
   }
 
   dispose() {

@@ -9,7 +9,7 @@ import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 const FROM_HANDLE = Symbol('fromHandle');
 let stringWrites = 0;   // writes through any string tensor's data array (see #stringArray)
 const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((ptr) => getModule().tensorDelete(ptr))
+  ? new FinalizationRegistry((ptr) => getModule()._ow_tensor_delete(ptr))
   : null;
 
 function checkDims(dims) {
@@ -104,7 +104,7 @@ export class Tensor {
     } else if (expected > 0) {
       const src = inWasm ? new Uint8Array(m.HEAPU8.buffer, srcOffset, srcBytes)
         : new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-      new Uint8Array(m.HEAPU8.buffer, m.tensorData(this.#ptr), m.tensorBytes(this.#ptr)).set(src);
+      new Uint8Array(m.HEAPU8.buffer, m._ow_tensor_data(this.#ptr) >>> 0, m._ow_tensor_bytes(this.#ptr)).set(src);
     }
   }
 
@@ -122,7 +122,7 @@ export class Tensor {
 
   #adopt(ptr) {
     this.#ptr = ptr;
-    this.#type = typeById(getModule().tensorType(ptr));
+    this.#type = typeById(getModule()._ow_tensor_type(ptr));
     this.#dims = null;   // read from the handle on first use: outputs are often consumed by dims-blind code
     this.#size = -1;
     finalizer?.register(this, ptr, this);
@@ -137,8 +137,8 @@ export class Tensor {
   get dims() {
     if (!this.#dims) {
       const m = getModule(), p = this.#ptr;
-      const dims = new Array(m.tensorRank(p));
-      for (let i = 0; i < dims.length; ++i) dims[i] = m.tensorDim(p, i);
+      const dims = new Array(m._ow_tensor_rank(p));
+      for (let i = 0; i < dims.length; ++i) dims[i] = m._ow_tensor_dim(p, i);
       this.#dims = Object.freeze(dims);
     }
     return this.#dims;
@@ -162,7 +162,7 @@ export class Tensor {
     const heap = m.HEAPU8.buffer;
     if (!this.#view || this.#view.buffer !== heap) {
       const Cls = arrayClass(this.#type);
-      this.#view = new Cls(heap, m.tensorData(p), storageLength(this.#type, this.size));
+      this.#view = new Cls(heap, m._ow_tensor_data(p) >>> 0, storageLength(this.#type, this.size));
     }
     return this.#view;
   }
@@ -228,7 +228,7 @@ export class Tensor {
     if (!this.#ptr) return;
     finalizer?.unregister(this);
     this.dims;   // keep dims (and the error messages that name them) readable after dispose
-    getModule().tensorDelete(this.#ptr);
+    getModule()._ow_tensor_delete(this.#ptr);
     this.#ptr = 0;
     this.#view = null;
     this.#strings = null;

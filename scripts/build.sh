@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build-wasm.sh "$@"
+# The model loader's protobuf runtime and ONNX schemas as one self-contained ES module.
+npx --no-install esbuild js/model/proto.mjs --bundle --platform=neutral --main-fields=module,main --format=esm --minify --log-level=warning \
+  --outfile=dist/proto.mjs
 # CommonJS entry for require('onnx-wasm'): the ESM wrapper bundled, with import.meta.url mapped.
 npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --log-level=warning \
   --outfile=dist/index.cjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs --define:import.meta.url=__onnxWasmImportMetaUrl \

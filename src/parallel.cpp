@@ -3,6 +3,7 @@
 #if defined(ONNXWASM_THREADS)
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -11,8 +12,11 @@
 namespace onnxwasm {
 namespace {
 
-// Workers wait for a new generation, claim tasks with an atomic counter, and report completion.
-// Each worker spins briefly before sleeping, since jobs come in quick succession from one caller.
+// Workers wait for a new job, then claim its tasks one at a time; the caller claims tasks too
+// and waits only for tasks that a worker has claimed and not finished, never for a worker to
+// wake up: on a busy machine a job whose workers are descheduled runs on the caller alone.
+// A claim is a compare-and-swap on (job << 32 | next task), so a worker that wakes late cannot
+// claim a task of a later job with the function of an earlier one.
 class Pool {
  public:
   explicit Pool(size_t workers) {
@@ -23,53 +27,56 @@ class Pool {
     }
   }
 
-  size_t threads() const { return workers_ + 1; }
-
   void run(size_t tasks, TaskFn fn, void* ctx) {
     std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
     if (!busy.owns_lock() || workers_ == 0 || tasks < 2) {  // nested or concurrent use: run inline
       for (size_t t = 0; t < tasks; ++t) fn(ctx, t);
       return;
     }
+    const uint64_t job = (claim_.load() >> 32) + 1;
+    fn_ = fn;
+    ctx_ = ctx;
+    tasks_ = tasks;
+    done_.store(0);
     {
       std::lock_guard<std::mutex> l(mutex_);
-      fn_ = fn;
-      ctx_ = ctx;
-      tasks_ = tasks;
-      next_.store(0);
-      active_.store(workers_);
-      generation_.fetch_add(1);
+      claim_.store(job << 32);  // publishes fn_, ctx_, tasks_ (seq_cst)
     }
     wake_.notify_all();
-    work();
-    while (active_.load() != 0) std::this_thread::yield();
+    work(job);
+    while (done_.load() != tasks) std::this_thread::yield();
   }
 
  private:
-  void work() {
-    for (size_t t = next_.fetch_add(1); t < tasks_; t = next_.fetch_add(1)) fn_(ctx_, t);
+  // Runs tasks of `job` until none is left (or a later job has started).
+  void work(uint64_t job) {
+    for (;;) {
+      uint64_t c = claim_.load();
+      if ((c >> 32) != job || (c & 0xffffffffu) >= tasks_) return;
+      if (!claim_.compare_exchange_weak(c, c + 1)) continue;
+      fn_(ctx_, static_cast<size_t>(c & 0xffffffffu));  // the job cannot end before done_ counts it
+      done_.fetch_add(1);
+    }
   }
 
   void loop() {
-    unsigned seen = 0;
+    uint64_t seen = 0;
     for (;;) {
-      for (int spin = 0; spin < 20000 && generation_.load() == seen; ++spin) std::this_thread::yield();
-      if (generation_.load() == seen) {
+      for (int spin = 0; spin < 20000 && (claim_.load() >> 32) == seen; ++spin) std::this_thread::yield();
+      if ((claim_.load() >> 32) == seen) {
         std::unique_lock<std::mutex> l(mutex_);
-        wake_.wait(l, [&] { return generation_.load() != seen; });
+        wake_.wait(l, [&] { return (claim_.load() >> 32) != seen; });
       }
-      seen = generation_.load();
-      work();
-      active_.fetch_sub(1);
+      seen = claim_.load() >> 32;
+      work(seen);
     }
   }
 
   std::mutex run_mutex_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::atomic<unsigned> generation_{0};
-  std::atomic<size_t> next_{0};
-  std::atomic<size_t> active_{0};
+  std::atomic<uint64_t> claim_{0};
+  std::atomic<size_t> done_{0};
   TaskFn fn_ = nullptr;
   void* ctx_ = nullptr;
   size_t tasks_ = 0;

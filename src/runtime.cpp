@@ -44,40 +44,58 @@ Status infer_node(const std::string& op, int opset, const Attributes& attrs, con
 
 Status run_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<const Tensor*>& inputs,
                 std::vector<Tensor>* outputs) {
+  PreparedOp p;
+  ONNXWASM_RETURN_IF_ERROR(PreparedOp::prepare(op, opset, attrs, &p));
+  Tensor out;
+  ONNXWASM_RETURN_IF_ERROR(p.run(inputs.data(), inputs.size(), &out));
+  outputs->clear();
+  outputs->push_back(std::move(out));
+  return Status::ok();
+}
+
+Status PreparedOp::prepare(const std::string& op, int opset, Attributes attrs, PreparedOp* out) {
   const OpVersion* v = nullptr;
   ONNXWASM_RETURN_IF_ERROR(resolve_op(op, opset, &v));
-  std::vector<ElementType> types;
-  types.reserve(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i])
-      return Status(StatusCode::Input, v->label() + ": input " + std::to_string(i) + " is missing");
-    types.push_back(inputs[i]->type);
-  }
-  ONNXWASM_RETURN_IF_ERROR(check_node(*v, attrs, types));
+  out->v_ = v;
+  out->attrs_ = std::move(attrs);
+  return Status::ok();
+}
 
-  std::vector<ValueInfo> infos;
-  infos.reserve(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    ValueInfo info = ValueInfo::of_dims(inputs[i]->type, inputs[i]->dims);
-    if (v->inputs[i].value_needed) {
+Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
+  const OpVersion& v = *v_;
+  types_.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (!inputs[i]) return Status(StatusCode::Input, v.label() + ": input " + std::to_string(i) + " is missing");
+    types_.push_back(inputs[i]->type);
+  }
+  ONNXWASM_RETURN_IF_ERROR(check_node(v, attrs_, types_));
+  inputs_.assign(inputs, inputs + n);
+  infos_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    ValueInfo& info = infos_[i];
+    info.type = inputs[i]->type;
+    info.rank_known = true;
+    info.dims.clear();
+    for (int64_t d : inputs[i]->dims) info.dims.push_back(Dim::known(d));
+    if (v.inputs[i].value_needed) {
       const int64_t* p = reinterpret_cast<const int64_t*>(inputs[i]->buffer->data());
       info.int_values = std::vector<int64_t>(p, p + inputs[i]->element_count());
+    } else {
+      info.int_values.reset();
     }
-    infos.push_back(std::move(info));
   }
-  std::vector<ValueInfo> inferred;
-  inferred.reserve(1);
-  ONNXWASM_RETURN_IF_ERROR(v->infer(*v, attrs, infos, &inferred));
-  ONNXWASM_RETURN_IF_ERROR(check_output_sizes(*v, inferred));
-  for (const ValueInfo& o : inferred)
+  inferred_.clear();
+  ONNXWASM_RETURN_IF_ERROR(v.infer(v, attrs_, infos_, &inferred_));
+  ONNXWASM_RETURN_IF_ERROR(check_output_sizes(v, inferred_));
+  for (const ValueInfo& o : inferred_)
     if (!o.fully_known())
-      return Status(StatusCode::Shape, v->label() + ": the output shape " + o.shape_string() +
+      return Status(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " is not fully determined by the inputs");
-  std::vector<Tensor> result;
-  result.reserve(1);
-  ONNXWASM_RETURN_IF_ERROR(v->run(*v, attrs, inputs, inferred, &result));
-  *outputs = std::move(result);
-  return Status::ok();
+  result_.clear();
+  const Status s = v.run(v, attrs_, inputs_, inferred_, &result_);
+  if (s.is_ok()) *output = std::move(result_[0]);
+  result_.clear();
+  return s;
 }
 
 }  // namespace onnxwasm

@@ -16,4 +16,24 @@ Status infer_node(const std::string& op, int opset, const Attributes& attrs, con
 Status run_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<const Tensor*>& inputs,
                 std::vector<Tensor>* outputs);
 
+// A node resolved once (op version, attribute kinds) and run many times with the same checks as
+// run_node. Keeps its scratch vectors between runs so that a run allocates little more than its
+// output. Not thread-safe: one caller at a time.
+class PreparedOp {
+ public:
+  static Status prepare(const std::string& op, int opset, Attributes attrs, PreparedOp* out);
+  const OpVersion& version() const { return *v_; }
+  // `inputs` are borrowed; on success *output owns (or shares) its buffer.
+  Status run(const Tensor* const* inputs, size_t n, Tensor* output);
+
+ private:
+  const OpVersion* v_ = nullptr;
+  Attributes attrs_;
+  std::vector<ElementType> types_;
+  std::vector<const Tensor*> inputs_;
+  std::vector<ValueInfo> infos_;
+  std::vector<ValueInfo> inferred_;
+  std::vector<Tensor> result_;
+};
+
 }  // namespace onnxwasm

@@ -1,19 +1,17 @@
 // InferenceSession: the onnxruntime-web API over ONNX models of Gather, Flatten, Reshape and
-// Constant nodes. At create(): parse (onnx-buf), check ops and domains, sort the graph, make the
+// Constant nodes. At create(): parse (onnx-buf, loaded on first use), check ops and domains, sort the graph, make the
 // initializers and Constants Tensors once (they stay in wasm memory), infer every value's type
 // and shape with symbols (through inferShapes: no shape rules here) and prepare each node.
 // At run(): check the feeds against the graph inputs, then run the prepared nodes in order.
 // Memory: the session owns its initializers, constants and prepared nodes (release() frees
 // them); the Tensors that run() returns belong to the caller.
-import { fromBinary } from '@bufbuild/protobuf';
-import { ModelProtoSchema } from 'onnx-buf';
 import { invalidArgument, OnnxWasmError } from '../errors.mjs';
 import { UnsupportedOpError } from '../generated/errors.mjs';
 import { inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
-import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
+import { elementType, loadProto, modelError, tensorFromProto } from './tensor-proto.mjs';
 
 const RUNNABLE = new Set(['Gather', 'Flatten', 'Reshape']);
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
@@ -96,7 +94,7 @@ function copyTensor(t) {
 }
 
 export class InferenceSession {
-  #inputs; #outputs; #initializers; #overridable; #steps; #opset; #released = false; #owned = []; #info;
+  #inputs; #outputs; #initializers; #overridable; #steps; #opset; #released = false; #owned = []; #info; #plan;
 
   static async create(source, options = {}) {
     await init();
@@ -112,6 +110,7 @@ export class InferenceSession {
     } else if (!(source instanceof Uint8Array)) {
       throw invalidArgument('InferenceSession.create takes a file path, a Uint8Array or an ArrayBuffer');
     }
+    const { fromBinary, ModelProtoSchema } = await loadProto();
     let model;
     try {
       model = fromBinary(ModelProtoSchema, bytes);
@@ -217,6 +216,7 @@ export class InferenceSession {
         const d = valueInfo(declaredOut.get(o.name));
         return { name: o.name, type: inferred.type, dims: inferred.dims ?? d.dims };
       });
+      this.#plan = this.#makePlan();
       this.#info = info;
       this.irVersion = Number(model.irVersion);
       this.opsetImports = model.opsetImport.map((o) => ({ domain: o.domain, version: Number(o.version) }));
@@ -241,54 +241,86 @@ export class InferenceSession {
     return v && { type: v.type, dims: v.dims && Array.from(v.dims) };
   }
 
+  // Every value gets a slot in an array, so that a run is array reads and writes: session
+  // tensors (initializers, Constants) are in the base array; feeds and node outputs are set per run.
+  #makePlan() {
+    const slot = new Map();
+    const base = [];
+    const at = (name) => {
+      if (!slot.has(name)) { slot.set(name, base.length); base.push(undefined); }
+      return slot.get(name);
+    };
+    for (const [name, t] of this.#initializers) base[at(name)] = t;
+    const inputs = this.#inputs.map((spec) => ({ spec, slot: at(spec.name), symbolic: !!spec.dims?.some((d) => typeof d === 'string') }));
+    const overridable = new Map([...this.#overridable].map((name) => [name, at(name)]));
+    const steps = this.#steps.map((st) => ({ prepared: st.prepared, a: at(st.inputs[0]), b: st.inputs.length > 1 ? at(st.inputs[1]) : -1, out: at(st.output) }));
+    const producedSlots = new Set(steps.map((st) => st.out));
+    const outputs = this.#outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)) }));
+    const returned = new Set(outputs.filter((o) => o.produced).map((o) => o.slot));
+    // Node outputs that are not graph outputs are freed after the run (each slot once).
+    for (const st of steps) st.temporary = !returned.has(st.out);
+    const uniqueOutputs = new Set(outputs.map((o) => o.slot)).size === outputs.length;
+    return { slot, base, inputs, inputNames: new Set(this.#inputs.map((i) => i.name)), overridable, steps, outputs, uniqueOutputs };
+  }
+
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
+  // `fetches` (names) selects outputs, or any other value of the graph.
   async run(feeds, fetches) {
     if (this.#released) throw invalidArgument('this session was released');
     if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
-    const values = new Map(this.#initializers);
-    const temporaries = [];
-    const symbols = new Map();
+    const plan = this.#plan;
+    const slots = plan.base.slice();
+    let temporaries = null, symbols = null;
     const produced = [];
     try {
-      const bind = (name, x, spec) => {
+      const bind = (name, x, slot, spec, symbolic) => {
         let t = x;
         if (!(x instanceof Tensor)) {
           if (!x || typeof x !== 'object' || !('type' in x) || !('data' in x)) throw invalidArgument(`feed '${name}' is not a tensor`);
           t = new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
-          temporaries.push(t);
+          (temporaries ??= []).push(t);
         }
-        if (spec) this.#check(name, t, spec, symbols);
-        values.set(name, t);
+        if (spec) this.#check(name, t, spec, symbolic ? (symbols ??= new Map()) : null);
+        slots[slot] = t;
       };
-      for (const spec of this.#inputs) {
-        if (!(spec.name in feeds)) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} [${(spec.dims ?? []).map((d) => d ?? '?').join(', ')}])`);
-        bind(spec.name, feeds[spec.name], spec);
+      for (const { spec, slot, symbolic } of plan.inputs) {
+        const x = feeds[spec.name];
+        if (x === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} [${(spec.dims ?? []).map((d) => d ?? '?').join(', ')}])`);
+        bind(spec.name, x, slot, spec, symbolic);
       }
-      for (const name of Object.keys(feeds)) {
-        if (this.#overridable.has(name)) bind(name, feeds[name], null);
-        else if (!this.#inputs.some((i) => i.name === name)) throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
+      for (const name in feeds) {
+        if (plan.inputNames.has(name)) continue;
+        if (plan.overridable.has(name)) bind(name, feeds[name], plan.overridable.get(name), null, false);
+        else throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
       }
-      for (const s of this.#steps) {
-        const [out] = s.prepared.run(s.inputs.map((x) => values.get(x)));
+      for (const st of plan.steps) {
+        const out = st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
         produced.push(out);
-        values.set(s.output, out);
+        slots[st.out] = out;
       }
-      const names = fetches ?? this.outputNames;
       const result = {};
-      for (const name of names) {
-        const t = values.get(name);
-        if (!t) throw invalidArgument(`'${name}' is not an output of this model`);
-        // An output that is an initializer, a Constant or a feed is returned as a copy: the caller
-        // owns what run() returns, and the session keeps its own tensors.
-        result[name] = produced.includes(t) ? t : copyTensor(t);
+      if (fetches === undefined && plan.uniqueOutputs) {
+        for (const o of plan.outputs) result[o.name] = o.produced ? slots[o.slot] : copyTensor(slots[o.slot]);
+        for (const st of plan.steps) if (st.temporary) slots[st.out].dispose();
+        return result;
       }
-      for (const t of produced) if (!Object.values(result).includes(t)) t.dispose();
+      const given = new Set();
+      for (const name of fetches ?? this.outputNames) {
+        const k = plan.slot.get(name);
+        const t = k === undefined ? undefined : slots[k];
+        if (!t) throw invalidArgument(`'${name}' is not a value of this model`);
+        // An output returned twice, or one that is an initializer, a Constant or a feed, is a
+        // copy: the caller owns every tensor run() returns, and the session keeps its own.
+        result[name] = produced.includes(t) && !given.has(t) ? t : copyTensor(t);
+        given.add(t);
+      }
+      for (const t of produced) if (!given.has(t)) t.dispose();
       return result;
     } catch (e) {
       for (const t of produced) t.dispose();
       throw e;
     } finally {
-      for (const t of temporaries) t.dispose();
+      if (temporaries) for (const t of temporaries) t.dispose();
     }
   }
 
@@ -301,7 +333,7 @@ export class InferenceSession {
     if (dims.length !== spec.dims.length) throw invalidArgument(`input '${name}' must have rank ${spec.dims.length} ${shape}, got dims [${dims.join(', ')}]`);
     spec.dims.forEach((d, i) => {
       if (typeof d === 'number' && dims[i] !== d) throw invalidArgument(`input '${name}' dimension ${i} must be ${d} ${shape}, got ${dims[i]}`);
-      if (typeof d === 'string') {
+      if (typeof d === 'string' && symbols) {
         if (symbols.has(d) && symbols.get(d) !== dims[i]) throw invalidArgument(`input '${name}' dimension ${i} ('${d}') is ${dims[i]}, but '${d}' is ${symbols.get(d)} in another input`);
         symbols.set(d, dims[i]);
       }

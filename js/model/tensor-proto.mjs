@@ -1,14 +1,19 @@
 // TensorProto -> Tensor, for every element type in every encoding ONNX allows: raw_data
 // (little-endian; viewed in place when aligned, copied only when not), the typed fields, and
 // external data (the caller resolves location/offset/length to bytes). No protobuf decoding here:
-// protos come from onnx-buf (@bufbuild/protobuf).
-import { fromBinary } from '@bufbuild/protobuf';
-import { TensorProtoSchema } from 'onnx-buf';
+// protos come from onnx-buf (@bufbuild/protobuf), loaded on first use (loadProto).
 import { ModelError } from '../generated/errors.mjs';
 import { Tensor } from '../tensor.mjs';
 import { arrayClass, storageLength, typeById } from '../types.mjs';
 
 const utf8 = new TextDecoder();
+
+let proto = null;
+// The bundled protobuf runtime and ONNX schemas (dist/proto.mjs, built from js/model/proto.mjs).
+export function loadProto() {
+  proto ??= import('../../dist/proto.mjs');
+  return proto;
+}
 
 export function modelError(message) {
   return new ModelError(message);
@@ -101,7 +106,8 @@ function typedLength(t, size) {
 }
 
 // A serialized TensorProto (an input_K.pb / output_K.pb file of ONNX's test data).
-export function tensorFromProtoBytes(bytes) {
+export async function tensorFromProtoBytes(bytes) {
+  const { fromBinary, TensorProtoSchema } = await loadProto();
   let proto;
   try {
     proto = fromBinary(TensorProtoSchema, bytes);

@@ -165,7 +165,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
       // dimensions when there are enough, else by ranges of indices.
       const size_t threads = static_cast<size_t>(out_bytes) >= kParallelBytes ? parallel_threads() : 1;
       plan.by_rows = plan.outer >= threads;
-      plan.parts = threads == 1 ? 1 : std::min(threads * 2, plan.by_rows ? plan.outer : n);
+      plan.parts = threads == 1 ? 1 : std::min(threads * 4, plan.by_rows ? plan.outer : n);
       parallel_for(plan.parts, run_gather_part, &plan);
     }
   }

@@ -2,6 +2,7 @@
 // give the same bytes as a naive gather, split by rows and split by indices.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstring>
 #include <random>
 
@@ -59,5 +60,17 @@ TEST_CASE("parallel: split gathers equal a naive gather") {
       }
     REQUIRE(static_cast<size_t>(out[0].buffer->bytes()) == expected.size());
     CHECK(std::memcmp(out[0].buffer->data(), expected.data(), expected.size()) == 0);
+  }
+}
+
+TEST_CASE("parallel: every task of every job runs exactly once, jobs in quick succession") {
+  parallel_enable();
+  struct Job { std::atomic<int> runs[16]; };
+  for (int round = 0; round < 5000; ++round) {
+    Job job;
+    for (auto& r : job.runs) r.store(0);
+    const size_t tasks = 2 + static_cast<size_t>(round % 15);
+    parallel_for(tasks, [](void* ctx, size_t t) { static_cast<Job*>(ctx)->runs[t].fetch_add(1); }, &job);
+    for (size_t t = 0; t < 16; ++t) REQUIRE(job.runs[t].load() == (t < tasks ? 1 : 0));
   }
 }

@@ -50,8 +50,8 @@ for (const { suite, group, name, dir } of dirs) {
     assert.match(gen.stdout, /^run time: first [\d.]+ µs/m);
     assert.equal(data.code, 0, data.stderr);
     // The printed output shapes and first values are the expected ones.
-    const expected = readdirSync(join(dir, 'test_data_set_0')).filter((f) => f.startsWith('output_'))
-      .map((f) => tensorFromProtoBytes(readFileSync(join(dir, 'test_data_set_0', f))));
+    const expected = await Promise.all(readdirSync(join(dir, 'test_data_set_0')).filter((f) => f.startsWith('output_'))
+      .map((f) => tensorFromProtoBytes(readFileSync(join(dir, 'test_data_set_0', f)))));
     for (const { tensor } of expected) {
       const first = tensor.data.length ? String(tensor.data[0]) : null;
       const line = data.stdout.split('\n').find((l) => l.startsWith('output ') && l.includes(`${tensor.type} [${tensor.dims.join(', ')}]`));

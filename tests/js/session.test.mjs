@@ -292,3 +292,14 @@ describe('malformed models get a clear error and never a crash', () => {
     await assert.rejects(InferenceSession.create(42), InvalidArgumentError);
   });
 });
+
+test('a feed named like an intermediate value is refused', async () => {
+  const s = await InferenceSession.create(chain);
+  const data = new Tensor('float32', new Float32Array(8), [1, 2, 4]);
+  await assert.rejects(s.run({ data, g: data }), (e) => e instanceof InvalidArgumentError && /feed 'g' is not an input of this model; inputs: data/.test(e.message));
+  const picked = await s.run({ data }, ['g', 'r']);
+  assert.deepEqual(Object.keys(picked), ['g', 'r']);
+  assert.deepEqual(picked.g.dims, [1, 2, 4]);
+  data.dispose();
+  await s.release();
+});

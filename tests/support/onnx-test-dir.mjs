@@ -37,9 +37,9 @@ export function listTestDirs(root) {
 }
 
 function readSet(dir, prefix) {
-  return readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith('.pb'))
+  return Promise.all(readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith('.pb'))
     .sort((a, b) => Number(a.slice(prefix.length, -3)) - Number(b.slice(prefix.length, -3)))
-    .map((f) => tensorFromProtoBytes(readFileSync(join(dir, f))));
+    .map((f) => tensorFromProtoBytes(readFileSync(join(dir, f)))));
 }
 
 function bytesOf(t) {
@@ -57,8 +57,8 @@ export async function checkTestDir(dir) {
     const sets = readdirSync(dir).filter((f) => f.startsWith('test_data_set_')).sort();
     if (sets.length === 0) throw new Error(`${dir} has no test_data_set_N folder`);
     for (const set of sets) {
-      const inputs = readSet(join(dir, set), 'input_');
-      const expected = readSet(join(dir, set), 'output_');
+      const inputs = await readSet(join(dir, set), 'input_');
+      const expected = await readSet(join(dir, set), 'output_');
       const feeds = {};
       inputs.forEach(({ name, tensor }, k) => { feeds[name || session.inputNames[k]] = tensor; });
       const results = await session.run(feeds);
