@@ -6,11 +6,13 @@
 //   node bench/run.mjs [--quick] [--only id,id]
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCases } from './models.mjs';
+import { median, time } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -24,23 +26,9 @@ const quick = args.includes('--quick');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
 ortWeb.env.wasm.numThreads = 1;
 ortWeb.env.logLevel = 'error';
-const info = await onnxWasm.init();
-
-const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
-const now = () => performance.now();
-
-// Runs fn (async) warm-up times, then until `budgetMs` or `max` runs; returns the median in µs.
-async function time(fn, { warmup, budgetMs, max, min = 5 }) {
-  for (let i = 0; i < warmup; ++i) await fn();
-  const samples = [];
-  const start = now();
-  while (samples.length < min || (samples.length < max && now() - start < budgetMs)) {
-    const t0 = now();
-    await fn();
-    samples.push((now() - t0) * 1000);
-  }
-  return median(samples);
-}
+// The comparison with ORT-web (1 thread) uses onnx-wasm's one-thread SIMD build; the pthreads
+// build (Node's default) runs afterwards in a child process, alone, for its own column.
+const info = await onnxWasm.init({ threads: false });
 
 function bytesOf(data) {
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -77,7 +65,7 @@ for (const c of benchCases({ small: quick })) {
 
   const big = (c.ortWebUs ?? 0) > 20000;
   const opts = big ? { warmup: 2, budgetMs: quick ? 300 : 2500, max: 30 } : { warmup: 20, budgetMs: quick ? 300 : 2000, max: 20000 };
-  const usOurs = await time(async () => { const r = await sOurs.run(feedsOurs); r.out.dispose(); }, { ...opts, warmup: opts.warmup * 5 });
+  const usOurs = await time(async () => { const r = await sOurs.run(feedsOurs); r.out.dispose(); }, { ...opts, warmup: opts.warmup * 5, max: big ? 300 : opts.max });
   const usWeb = await time(async () => { const r = await sWeb.run(feedsWeb); r.out.dispose?.(); }, opts);
   const usNode = await time(() => sNode.run(feedsNode), opts);
 
@@ -86,6 +74,7 @@ for (const c of benchCases({ small: quick })) {
   const ratio = usWeb / usOurs;
   const met = c.targetUs !== undefined ? usOurs < c.targetUs : ratio >= c.target;
   rows.push({
+    id: c.id,
     case: c.label,
     'onnx-wasm µs': usOurs.toFixed(1),
     'ORT-web µs': usWeb.toFixed(1),
@@ -100,7 +89,17 @@ for (const c of benchCases({ small: quick })) {
 }
 
 console.log(`\nonnx-wasm ${info.module} (${info.kernels} kernels); onnxruntime-web ${ortWeb.env.versions.web}, 1 thread; onnxruntime-node ${ortNode.env.versions?.node ?? ''}; Node ${process.version}; ${quick ? 'QUICK (reduced sizes)' : 'full sizes'}`);
+// The pthreads build, alone in a child process.
+const childArgs = [join(root, 'bench/threads.mjs'), ...(quick ? ['--quick'] : []), ...(only ? ['--only', only.join(',')] : [])];
+const threaded = JSON.parse(execFileSync(process.execPath, childArgs, { encoding: 'utf8', maxBuffer: 1 << 20 }));
+for (const r of rows) {
+  const us = threaded.us[r.id];
+  r[`threads µs (${threaded.threads})`] = us === undefined ? '-' : us.toFixed(1);
+  r['threads speed-up'] = us === undefined ? '-' : `${(Number(r['onnx-wasm µs']) / us).toFixed(2)}x`;
+  delete r.id;
+}
 console.table(rows);
+console.log(`threads column: ${threaded.module}, ${threaded.threads} threads, workers ${threaded.active ? 'ready' : 'NOT ready'}; ${os.cpus().length} cores`);
 
 // Module sizes.
 const size = (f) => { const b = readFileSync(f); return { bytes: b.length, gzip: gzipSync(b, { level: 9 }).length }; };
@@ -108,17 +107,23 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sizes = [
   ['onnx-wasm .wasm (SIMD)', join(root, 'dist/onnx-wasm.wasm')],
   ['onnx-wasm .wasm (no SIMD)', join(root, 'dist/onnx-wasm-nosimd.wasm')],
-  ['onnx-wasm JS glue + wrapper', [join(root, 'dist/onnx-wasm.mjs')]],
+  ['onnx-wasm .wasm (threads)', join(root, 'dist/threads/onnx-wasm-threads.wasm')],
+  ['onnx-wasm Emscripten glue (ESM)', join(root, 'dist/onnx-wasm.mjs')],
+  ['onnx-wasm model loader (dist/proto.mjs)', join(root, 'dist/proto.mjs')],
   ['onnxruntime-web .wasm', join(dirname(require.resolve('onnxruntime-web')), 'ort-wasm-simd-threaded.wasm')],
 ];
-console.table(sizes.map(([name, f]) => { const s = size(Array.isArray(f) ? f[0] : f); return { file: name, size: kb(s.bytes), gzipped: kb(s.gzip) }; }));
+console.table(sizes.map(([name, f]) => { const s = size(f); return { file: name, size: kb(s.bytes), gzipped: kb(s.gzip) }; }));
 
-// Time to a first result: a fresh Node process that imports the package, loads the module,
-// creates a session on the tiny model and runs it.
-const first = (which) => JSON.parse(execFileSync(process.execPath, [join(root, 'bench/first-result.mjs'), which], { encoding: 'utf8' }));
+// Time to a first result in a fresh Node process: import, module load, (session,) run.
+const tiny = benchCases({ small: true }).find((c) => c.id === 'tiny');
+const dir = mkdtempSync(join(os.tmpdir(), 'onnx-wasm-bench-'));
+writeFileSync(join(dir, 'model.onnx'), tiny.bytes);
+writeFileSync(join(dir, 'feeds.json'), JSON.stringify(Object.fromEntries(Object.entries(tiny.feeds).map(([k, f]) => [k, { dims: f.dims, data: Array.from(f.data, (v) => (typeof v === 'bigint' ? String(v) : v)) }]))));
+const first = (which) => JSON.parse(execFileSync(process.execPath, [join(root, 'bench/first-result.mjs'), which, dir], { encoding: 'utf8' })).ms;
 const firsts = [];
-for (const which of ['onnx-wasm', 'onnxruntime-web']) {
-  const runs = Array.from({ length: 5 }, () => first(which).ms);
-  firsts.push({ runtime: which, 'first result ms (median of 5 fresh processes)': median(runs).toFixed(1) });
+for (const [which, what] of [['onnx-wasm-runNode', 'onnx-wasm: import, init, runNode'], ['onnx-wasm-session', 'onnx-wasm: import, init, InferenceSession.create, run'], ['onnxruntime-web', 'onnxruntime-web: require, InferenceSession.create, run']]) {
+  const runs = Array.from({ length: 7 }, () => first(which));
+  firsts.push({ path: what, 'first result ms (median of 7 fresh processes)': median(runs).toFixed(1) });
 }
+rmSync(dir, { recursive: true, force: true });
 console.table(firsts);

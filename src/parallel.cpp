@@ -36,11 +36,11 @@ class Pool {
     const uint64_t job = (claim_.load() >> 32) + 1;
     fn_ = fn;
     ctx_ = ctx;
-    tasks_ = tasks;
     done_.store(0);
+    job_tasks_.store(job << 32 | tasks);
     {
       std::lock_guard<std::mutex> l(mutex_);
-      claim_.store(job << 32);  // publishes fn_, ctx_, tasks_ (seq_cst)
+      claim_.store(job << 32);  // publishes fn_, ctx_ and job_tasks_ (seq_cst)
     }
     wake_.notify_all();
     work(job);
@@ -49,10 +49,15 @@ class Pool {
 
  private:
   // Runs tasks of `job` until none is left (or a later job has started).
+  // The task count is read with its job number: a worker still in job J while the caller sets
+  // up job J+1 sees either J's count (and finds J's tasks all claimed) or J+1's number (and stops).
   void work(uint64_t job) {
+    const uint64_t jt = job_tasks_.load();
+    if ((jt >> 32) != job) return;
+    const uint64_t tasks = jt & 0xffffffffu;
     for (;;) {
       uint64_t c = claim_.load();
-      if ((c >> 32) != job || (c & 0xffffffffu) >= tasks_) return;
+      if ((c >> 32) != job || (c & 0xffffffffu) >= tasks) return;
       if (!claim_.compare_exchange_weak(c, c + 1)) continue;
       fn_(ctx_, static_cast<size_t>(c & 0xffffffffu));  // the job cannot end before done_ counts it
       done_.fetch_add(1);
@@ -76,10 +81,10 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<uint64_t> claim_{0};
+  std::atomic<uint64_t> job_tasks_{0};  // job << 32 | task count
   std::atomic<size_t> done_{0};
   TaskFn fn_ = nullptr;
   void* ctx_ = nullptr;
-  size_t tasks_ = 0;
   size_t workers_ = 0;
 };
 

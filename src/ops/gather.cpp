@@ -161,9 +161,12 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
       // Element gathers read each row in random order: stream the row after next into cache
       // first when the gather reads at least one element per cache line on average.
       plan.touch = plan.element && n >= plan.row_bytes / 64;
-      // Large gathers are split over threads (in builds that have them): by rows of the outer
-      // dimensions when there are enough, else by ranges of indices.
-      const size_t threads = static_cast<size_t>(out_bytes) >= kParallelBytes ? parallel_threads() : 1;
+      // Large element gathers are split over threads (in builds that have them): by rows of the
+      // outer dimensions when there are enough, else by ranges of indices. Slice gathers are block
+      // copies bound by memory bandwidth: split on 2 cores they measured 2-4x slower in Node
+      // (bench/threads.mjs), so they stay on the calling thread.
+      const size_t threads =
+          plan.element && static_cast<size_t>(out_bytes) >= kParallelBytes ? parallel_threads() : 1;
       plan.by_rows = plan.outer >= threads;
       plan.parts = threads == 1 ? 1 : std::min(threads * 4, plan.by_rows ? plan.outer : n);
       parallel_for(plan.parts, run_gather_part, &plan);

@@ -28,10 +28,12 @@ TEST_CASE("parallel: split gathers equal a naive gather") {
   INFO("threads: " << parallel_threads());
   struct Case { std::vector<int64_t> dims; int64_t axis; int64_t n; ElementType type; size_t width; };
   const Case cases[] = {
-      {{64, 2000, 16}, 1, 300, ElementType::Float, 4},    // rows: outer 64
-      {{1, 300000}, 1, 100000, ElementType::Float, 4},    // indices: outer 1, one-element slices
-      {{3, 90000}, 1, 70001, ElementType::Uint8, 1},      // indices: outer < threads * 2
-      {{50000, 24}, 0, 5000, ElementType::Int64, 8},      // outer 1, slice copies split by indices
+      {{64, 2000}, 1, 3000, ElementType::Float, 4},       // element gather split by rows: outer 64
+      {{64, 2000}, 1, 3000, ElementType::Int64, 8},       // the same, 8-byte elements
+      {{1, 300000}, 1, 100000, ElementType::Float, 4},    // split by indices: outer 1
+      {{3, 90000}, 1, 70001, ElementType::Uint8, 1},      // split by indices: outer < threads * 4
+      {{64, 2000, 16}, 1, 300, ElementType::Float, 4},    // slice copies: one thread
+      {{50000, 24}, 0, 5000, ElementType::Int64, 8},      // slice copies, outer 1: one thread
   };
   for (const Case& c : cases) {
     Tensor data = filled(c.type, c.dims, 7);
