@@ -27,3 +27,10 @@ writeFileSync(join(out, 'errors.mjs'), header + "import { OnnxWasmError } from '
   statusCodes.map(({ code, className }) =>
     `export class ${className} extends OnnxWasmError {\n  constructor(message, options) { super(message, options); this.name = '${className}'; }\n  get code() { return '${code}'; }\n}\n`).join('') +
   `\nexport const ERROR_CLASSES = Object.freeze({\n${statusCodes.map(({ code, className }) => `  ${code}: ${className},`).join('\n')}\n});\n`);
+
+// TypeScript declarations of the same lists, for js/index.d.ts.
+writeFileSync(join(out, 'types.d.ts'), header.replace('//', '//') +
+  `export type TensorType =\n${elementTypes.map((t) => `  | '${t.name}'`).join('\n')};\n\n` +
+  "import { OnnxWasmError } from '../index.js';\n" +
+  statusCodes.map(({ code, className }) => `export declare class ${className} extends OnnxWasmError {\n  readonly code: '${code}';\n}\n`).join('') +
+  `export declare const ERROR_CLASSES: Readonly<{\n${statusCodes.map(({ code, className }) => `  ${code}: typeof ${className};`).join('\n')}\n}>;\n`);

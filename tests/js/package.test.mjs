@@ -1,0 +1,95 @@
+// The npm package: `npm pack` holds the built modules, the wrapper, the declarations, the CLI and
+// the README and nothing else; installed into an empty folder (offline: it has no dependencies)
+// it runs a Gather through `import` and through `require`, its CLI works, and its TypeScript
+// declarations cover every runtime export and compile against a small typed program.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { suiteRoots } from '../support/onnx-test-dir.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const tmp = mkdtempSync(join(tmpdir(), 'onnx-wasm-pack-'));
+const app = join(tmp, 'app');
+let tarball, files;
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false' } });
+
+before(() => {
+  const out = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], repo));
+  tarball = join(tmp, out[0].filename);
+  files = out[0].files.map((f) => f.path).sort();
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  npm(['install', '--offline', '--no-audit', '--no-fund', tarball], app);
+});
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('the tarball holds the package and nothing else', () => {
+  for (const f of ['package.json', 'README.md', 'js/index.mjs', 'js/index.d.ts', 'js/generated/types.d.ts', 'js/generated/errors.mjs',
+    'dist/index.cjs', 'dist/proto.mjs', 'dist/onnx-wasm.wasm', 'dist/onnx-wasm.mjs', 'dist/onnx-wasm-nosimd.wasm',
+    'dist/threads/onnx-wasm-threads.wasm', 'dist/threads/onnx-wasm-threads.worker.js', 'bin/onnx-wasm.mjs']) {
+    assert.ok(files.includes(f), `${f} is missing from the tarball`);
+  }
+  const allowed = /^(package\.json|README\.md|js\/.*\.(mjs|d\.ts)|dist\/.*|bin\/.*\.mjs)$/;
+  assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
+  assert.ok(!files.some((f) => /^(src|tests|bindings|scripts|bench|examples|build)\//.test(f) || f === 'js/model/proto.mjs'));
+});
+
+const gatherProgram = `const t = new o.Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]);
+const [y] = o.runNode({ opType: 'Gather' }, [t, new o.Tensor('int64', [2n, 0n], [2])]);
+console.log(JSON.stringify({ dims: y.dims, data: Array.from(y.data), module: o.runtime().module }));`;
+
+test('installed: import runs a Gather', () => {
+  writeFileSync(join(app, 'esm.mjs'), `import * as o from 'onnx-wasm';\nawait o.init();\n${gatherProgram}`);
+  const r = JSON.parse(execFileSync(process.execPath, [join(app, 'esm.mjs')], { encoding: 'utf8' }));
+  assert.deepEqual([r.dims, r.data], [[2, 2], [5, 6, 1, 2]]);
+});
+
+test('installed: require runs a Gather and loads a model', () => {
+  const model = join(suiteRoots()['onnx-1.22'], 'node/test_gather_0/model.onnx');
+  writeFileSync(join(app, 'cjs.cjs'), `const o = require('onnx-wasm');\n(async () => {\nawait o.init({ threads: false });\n${gatherProgram}
+const s = await o.InferenceSession.create(${JSON.stringify(model)});
+console.log(JSON.stringify(s.outputMetadata));
+})();`);
+  const [gather, meta] = execFileSync(process.execPath, [join(app, 'cjs.cjs')], { encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual([gather.dims, gather.data, gather.module], [[2, 2], [5, 6, 1, 2], 'onnx-wasm']);
+  assert.deepEqual(meta, [{ name: 'y', isTensor: true, type: 'float32', shape: [3, 4, 3, 2] }]);
+});
+
+test('installed: the onnx-wasm command', () => {
+  const out = execFileSync(join(app, 'node_modules/.bin/onnx-wasm'), ['--help'], { encoding: 'utf8' });
+  assert.match(out, /onnx-wasm inspect <model.onnx>/);
+});
+
+test('declarations: every runtime export is declared, and a typed program compiles', async () => {
+  const ts = createRequire(import.meta.url)('typescript');
+  const runtimeNames = Object.keys(await import('../../js/index.mjs')).sort();
+  writeFileSync(join(app, 'use.mts'), `import * as o from 'onnx-wasm';
+import { InferenceSession, Tensor, runNode, inferShapes, type TensorType, IndexOutOfRangeError } from 'onnx-wasm';
+const names: (keyof typeof o)[] = ${JSON.stringify(runtimeNames)};
+const info = await o.init({ threads: false });
+const kind: 'onnx-wasm' | 'onnx-wasm-nosimd' | 'onnx-wasm-threads' = info.module;
+const type: TensorType = 'bfloat16';
+const t: Tensor = new Tensor(type, new Uint16Array(4), [2, 2]);
+const [y]: Tensor[] = runNode({ opType: 'Flatten', attributes: { axis: 1 } }, [t], { opset: 21 });
+const dims: readonly number[] = y.dims;
+const shapes = inferShapes({ opType: 'Reshape' }, [{ type: 'float32', dims: ['batch', 4] }, { type: 'int64', dims: [1], value: [-1] }]);
+const s = await InferenceSession.create(new Uint8Array(0)).catch((e: unknown) => e instanceof IndexOutOfRangeError ? e.code : null);
+export { names, kind, dims, shapes, s };
+`);
+  const program = ts.createProgram([join(app, 'use.mts')], {
+    noEmit: true, strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [], skipLibCheck: false,
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  assert.deepEqual(diagnostics, []);
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(join(app, 'use.mts')).statements[0].moduleSpecifier);
+  const declared = checker.getExportsOfModule(moduleSymbol).map((x) => x.name);
+  const typeOnly = new Set(['TensorType', 'TensorData', 'InitOptions', 'RuntimeInfo', 'AttributeValue', 'NodeLike', 'TensorLike', 'Dim', 'ValueInfo', 'ValueMetadata']);
+  assert.deepEqual(declared.filter((n) => !typeOnly.has(n)).sort(), runtimeNames, 'declared values = runtime exports');
+});
