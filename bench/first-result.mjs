@@ -1,7 +1,8 @@
 // Time from a fresh process's first line to the first result of the tiny Gather, including
 // every import, the module load, (session creation) and the run. The parent writes the model and
 // inputs to a folder first, so nothing here is loaded before the clock starts. Prints { ms }.
-//   node bench/first-result.mjs <onnx-wasm-runNode | onnx-wasm-session | onnxruntime-web> <dir>
+//   node bench/first-result.mjs <onnx-wasm-runNode | onnx-wasm-runNode-1thread | onnx-wasm-session | onnxruntime-web> <dir>
+// onnx-wasm is imported as `import 'onnx-wasm'` resolves in Node (dist/index.mjs).
 const t0 = performance.now();
 const [which, dir] = process.argv.slice(2);
 const { readFileSync } = await import('node:fs');
@@ -10,10 +11,10 @@ const spec = JSON.parse(readFileSync(`${dir}/feeds.json`, 'utf8'));
 const data = Float32Array.from(spec.data.data), idx = BigInt64Array.from(spec.indices.data.map(BigInt));
 let out;
 if (which.startsWith('onnx-wasm')) {
-  const o = await import('../js/index.mjs');
-  await o.init();
+  const o = await import('../dist/index.mjs');
+  await o.init(which.endsWith('1thread') ? { threads: false } : {});
   const feeds = { data: new o.Tensor('float32', data, spec.data.dims), indices: new o.Tensor('int64', idx, spec.indices.dims) };
-  if (which === 'onnx-wasm-runNode') [out] = o.runNode({ opType: 'Gather', attributes: { axis: 0 } }, [feeds.data, feeds.indices], { opset: 13 });
+  if (which.startsWith('onnx-wasm-runNode')) [out] = o.runNode({ opType: 'Gather', attributes: { axis: 0 } }, [feeds.data, feeds.indices], { opset: 13 });
   else out = (await (await o.InferenceSession.create(model)).run(feeds)).out;
 } else {
   const { createRequire } = await import('node:module');

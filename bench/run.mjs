@@ -121,7 +121,7 @@ writeFileSync(join(dir, 'model.onnx'), tiny.bytes);
 writeFileSync(join(dir, 'feeds.json'), JSON.stringify(Object.fromEntries(Object.entries(tiny.feeds).map(([k, f]) => [k, { dims: f.dims, data: Array.from(f.data, (v) => (typeof v === 'bigint' ? String(v) : v)) }]))));
 const first = (which) => JSON.parse(execFileSync(process.execPath, [join(root, 'bench/first-result.mjs'), which, dir], { encoding: 'utf8' })).ms;
 const firsts = [];
-for (const [which, what] of [['onnx-wasm-runNode', 'onnx-wasm: import, init, runNode'], ['onnx-wasm-session', 'onnx-wasm: import, init, InferenceSession.create, run'], ['onnxruntime-web', 'onnxruntime-web: require, InferenceSession.create, run']]) {
+for (const [which, what] of [['onnx-wasm-runNode', 'onnx-wasm: import, init, runNode'], ['onnx-wasm-runNode-1thread', 'onnx-wasm: import, init({ threads: false }), runNode'], ['onnx-wasm-session', 'onnx-wasm: import, init, InferenceSession.create, run'], ['onnxruntime-web', 'onnxruntime-web: require, InferenceSession.create, run']]) {
   const runs = Array.from({ length: 7 }, () => first(which));
   firsts.push({ path: what, 'first result ms (median of 7 fresh processes)': median(runs).toFixed(1) });
 }

@@ -65,8 +65,16 @@ async function loadModule(options) {
     moduleArgs.wasmBinary = options.wasmBinary;
     loadedFrom = 'bytes passed by the caller';
   } else if (isNode) {
-    const { readFile } = await import('node:fs/promises');
-    moduleArgs.wasmBinary = await readFile(wasmUrl);
+    // Compiled and instantiated synchronously: for a module of ~100 KB that is a few ms, where
+    // the glue's asynchronous path waited 15 ms or more for the event loop.
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(wasmUrl);
+    moduleArgs.instantiateWasm = (imports, receive) => {
+      const module = new WebAssembly.Module(bytes);
+      const instance = new WebAssembly.Instance(module, imports);
+      receive(instance, module);
+      return instance.exports;
+    };
     loadedFrom = wasmUrl.href;
   } else {
     loadedFrom = wasmUrl.href;
@@ -89,18 +97,26 @@ async function loadModule(options) {
   return { m, build, loadedFrom };
 }
 
-// The pool's workers load in the background (the module is built with PTHREAD_POOL_DELAY_LOAD so
-// that start-up does not wait for them); gathers use threads once every worker is ready. Until
+// The pool's workers are created and loaded in the background, after init() has resolved (the
+// module is built with no pool of its own); gathers use threads once every worker is ready. Until
 // then, and in one-thread builds, everything runs on the calling thread.
 function startWorkers(m) {
-  const workers = [...m.PThread.unusedWorkers];
-  let pending = workers.length;
-  for (const w of workers) {
-    // Emscripten 3.1.6 keeps its worker_threads referenced, which would keep Node alive after
-    // the program's last line: let the process exit without waiting for them.
-    if (isNode) w.unref();
-    m.PThread.loadWasmModuleToWorker(w, () => { if (--pending === 0) m.enableThreads(); });
-  }
+  setTimeout(() => {
+    const wanted = m.threads() - 1;
+    let pending = wanted;
+    for (let i = 0; i < wanted; ++i) {
+      m.PThread.allocateUnusedWorker();
+      const w = m.PThread.unusedWorkers[m.PThread.unusedWorkers.length - 1];
+      // Emscripten 3.1.6 keeps its worker_threads referenced (attaching a message listener refs
+      // a worker again), which would keep Node alive after the program's last line: unref once
+      // the listeners are attached and again once loaded, so the process exits without them.
+      m.PThread.loadWasmModuleToWorker(w, () => {
+        if (isNode) w.unref();
+        if (--pending === 0) m.enableThreads();
+      });
+      if (isNode) w.unref();
+    }
+  }, 0);
 }
 
 async function instantiateFromUrl(url, imports) {

@@ -30,7 +30,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('the tarball holds the package and nothing else', () => {
   for (const f of ['package.json', 'README.md', 'js/index.mjs', 'js/index.d.ts', 'js/generated/types.d.ts', 'js/generated/errors.mjs',
-    'dist/index.cjs', 'dist/proto.mjs', 'dist/onnx-wasm.wasm', 'dist/onnx-wasm.mjs', 'dist/onnx-wasm-nosimd.wasm',
+    'dist/index.cjs', 'dist/index.mjs', 'dist/proto.mjs', 'dist/onnx-wasm.wasm', 'dist/onnx-wasm.mjs', 'dist/onnx-wasm-nosimd.wasm',
     'dist/threads/onnx-wasm-threads.wasm', 'dist/threads/onnx-wasm-threads.worker.js', 'bin/onnx-wasm.mjs']) {
     assert.ok(files.includes(f), `${f} is missing from the tarball`);
   }
