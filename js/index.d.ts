@@ -22,6 +22,11 @@ export interface InitOptions {
   threads?: boolean;
   /** false: use the build without wasm SIMD. */
   simd?: boolean;
+  /**
+   * URL prefix under which the files of the package's dist/ folder are served (e.g. '/onnx-wasm/'),
+   * for bundlers that do not copy assets referenced with `new URL(..., import.meta.url)`, such as esbuild.
+   */
+  wasmPaths?: string | URL;
   /** Where to fetch the .wasm of the chosen build (browsers). */
   wasmUrl?: string | URL;
   /** The bytes of the .wasm of the chosen build. */

@@ -25,8 +25,8 @@ async function chooseBuild(options) {
   if (!supported) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'this engine does not support wasm SIMD' };
   const single = (why) => ({ name: 'onnx-wasm', simd: true, threads: false, reason: `wasm SIMD is supported; one thread: ${why}` });
   if (options.threads === false) return single('threads disabled by the caller (init({ threads: false }))');
-  if (typeof SharedArrayBuffer !== 'function') return single('SharedArrayBuffer is not available');
   if (!isNode && !globalThis.crossOriginIsolated) return single('the page is not cross-origin isolated (COOP/COEP headers)');
+  if (typeof SharedArrayBuffer !== 'function') return single('SharedArrayBuffer is not available');
   const n = isNode ? (await import('node:os')).cpus().length : cores();
   if (n < 2) return single('this machine has one core');
   return { name: 'onnx-wasm-threads', simd: true, threads: true, reason: `wasm SIMD and SharedArrayBuffer are available${isNode ? '' : ' (the page is cross-origin isolated)'} and there are ${n} cores` };
@@ -46,19 +46,45 @@ async function browserFactory(build) {
   return glue.default;
 }
 
-function defaultWasmUrl(build) {
-  if (build.threads) return new URL('../dist/threads/onnx-wasm-threads.wasm', import.meta.url);
-  return build.simd ? new URL('../dist/onnx-wasm.wasm', import.meta.url) : new URL('../dist/onnx-wasm-nosimd.wasm', import.meta.url);
+// Where the files of dist/ are: next to this module (`new URL('../dist/', import.meta.url)`, which
+// Vite and webpack follow and copy), or under `options.wasmPaths` (a URL prefix, as
+// onnxruntime-web's env.wasm.wasmPaths) for bundlers that do not copy assets, such as esbuild.
+function distUrl(path, options) {
+  if (options.wasmPaths) return new URL(path, new URL(options.wasmPaths, isNode ? import.meta.url : globalThis.location?.href));
+  switch (path) {
+    case 'onnx-wasm.wasm': return new URL('../dist/onnx-wasm.wasm', import.meta.url);
+    case 'onnx-wasm-nosimd.wasm': return new URL('../dist/onnx-wasm-nosimd.wasm', import.meta.url);
+    case 'threads/onnx-wasm-threads.wasm': return new URL('../dist/threads/onnx-wasm-threads.wasm', import.meta.url);
+    case 'threads/onnx-wasm-threads.js': return new URL('../dist/threads/onnx-wasm-threads.js', import.meta.url);
+    case 'threads/onnx-wasm-threads.worker.js': return new URL('../dist/threads/onnx-wasm-threads.worker.js', import.meta.url);
+    default: throw invalidArgument(`onnx-wasm: no file ${path} in dist/`);
+  }
+}
+
+// A bundler may inline a small script as a data: URL (Vite does below 4 KB). A worker started from
+// a data: URL has an opaque origin and may not load the glue from this origin under COEP; a blob:
+// URL made here has the page's origin.
+function workerScriptUrl(url) {
+  if (!url.startsWith('data:')) return url;
+  const comma = url.indexOf(',');
+  const meta = url.slice(5, comma), payload = url.slice(comma + 1);
+  const text = meta.endsWith(';base64') ? atob(payload) : decodeURIComponent(payload);
+  return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+}
+
+function defaultWasmUrl(build, options) {
+  if (build.threads) return distUrl('threads/onnx-wasm-threads.wasm', options);
+  return distUrl(build.simd ? 'onnx-wasm.wasm' : 'onnx-wasm-nosimd.wasm', options);
 }
 
 async function loadModule(options) {
   const build = await chooseBuild(options);
-  const wasmUrl = options.wasmUrl ? new URL(options.wasmUrl, isNode ? import.meta.url : globalThis.location?.href) : defaultWasmUrl(build);
+  const wasmUrl = options.wasmUrl ? new URL(options.wasmUrl, isNode ? import.meta.url : globalThis.location?.href) : defaultWasmUrl(build, options);
   const moduleArgs = {};
   if (build.threads && !isNode) {
     // Workers load the classic-script glue and their own script from dist/threads/.
-    moduleArgs.mainScriptUrlOrBlob = new URL('../dist/threads/onnx-wasm-threads.js', import.meta.url).href;
-    moduleArgs.locateFile = (path) => new URL(`../dist/threads/${path}`, import.meta.url).href;
+    moduleArgs.mainScriptUrlOrBlob = distUrl('threads/onnx-wasm-threads.js', options).href;
+    moduleArgs.locateFile = (path) => workerScriptUrl(distUrl(`threads/${path}`, options).href);
   }
   let loadedFrom;
   if (options.wasmBinary) {
@@ -132,8 +158,9 @@ async function instantiateFromUrl(url, imports) {
 }
 
 // Loads the module; every later call returns the same promise. Options: { threads: false }
-// keeps to one thread; { simd: false } forces the non-SIMD build; { wasmUrl } or { wasmBinary }
-// give the .wasm to use (it must match the chosen build). Resolves to the runtime info.
+// keeps to one thread; { simd: false } forces the non-SIMD build; { wasmPaths } is the URL prefix
+// under which the files of dist/ are served; { wasmUrl } or { wasmBinary } give the .wasm to use
+// (it must match the chosen build). Resolves to the runtime info.
 export function init(options = {}) {
   if (!modulePromise) {
     modulePromise = loadModule(options).then(

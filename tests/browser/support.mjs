@@ -1,0 +1,55 @@
+// Shared by the browser tests: Debian's Chromium driven by playwright-core (it cannot download a
+// browser of its own here), a static file server on localhost, and the artifacts folder.
+import { createServer } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// Screenshots land here (not in git); CI keeps the folder as the tests' artifacts.
+export const artifacts = join(repo, 'test-artifacts', 'browser');
+mkdirSync(artifacts, { recursive: true });
+
+// Without the background-networking flags Chromium keeps opening connections that this machine's
+// closed network refuses.
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic'],
+  });
+}
+
+// A page's console errors and uncaught exceptions, collected for asserts.
+export function watchPage(page) {
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  return problems;
+}
+
+const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.cjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.css': 'text/css' };
+
+// Serves `root` on 127.0.0.1 (a free port). isolated: COOP/COEP headers, so the page may use
+// SharedArrayBuffer and the threads build.
+export async function serveDir(root, { isolated = false } = {}) {
+  const headers = isolated
+    ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {};
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const full = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
+    if (!full.startsWith(root + sep)) { res.writeHead(403).end(); return; }
+    try {
+      if (!(await stat(full)).isFile()) throw new Error('not a file');
+      const body = await readFile(full);
+      res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(full)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404, headers).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
