@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: the C++ unit tests natively under ASan/UBSan and as wasm under Node (ctest),
-# then the JS API tests (node --test). Expects scripts/build.sh --tests to have run.
+# then the JS API tests (node --test) and the browser tests (headless Chromium). Expects scripts/build.sh --tests to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== C++ unit tests, native with threads (AddressSanitizer + UndefinedBehaviorSanitizer)"
@@ -11,3 +11,5 @@ echo "== C++ unit tests, wasm (SIMD kernels) under Node"
 ctest --test-dir build/wasm --output-on-failure
 echo "== JS API tests"
 node --test --test-reporter=spec tests/js/
+echo "== Browser tests: the playground, and the npm tarball without a bundler, with esbuild and with Vite (Chromium)"
+node --test --test-reporter=spec --test-concurrency=1 tests/browser/

@@ -1,0 +1,412 @@
+// The playground page (main thread): the form, rendering and the requests to the worker, which
+// does every onnx-wasm call (worker.mjs). Exposes window.playground.idle() for tests.
+import { valueHint } from './values.mjs';
+
+const $ = (sel) => document.querySelector(sel);
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+const shapeText = (dims) => (dims ? `[${dims.map((d) => (d === null ? '?' : d)).join(', ')}]` : '[unknown rank]');
+
+// ---- Worker calls -----------------------------------------------------------------------------
+const worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module', name: 'onnx-wasm' });
+let nextId = 1;
+const pending = new Map();
+let busy = 0;         // requests the page waits for (not the benchmark)
+
+function call(kind, args = {}, { onProgress, transfer = [], track = true } = {}) {
+  const id = nextId++;
+  if (track) busy++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, onProgress, track });
+    worker.postMessage({ id, kind, ...args }, transfer);
+  });
+}
+
+worker.onmessage = ({ data }) => {
+  if (data.kind === 'runtime') { showRuntime(data.runtime); return; }
+  const p = pending.get(data.id);
+  if (!p) return;
+  if ('progress' in data) { p.onProgress?.(data.progress); return; }
+  pending.delete(data.id);
+  if (p.track) busy--;
+  if (data.error) p.reject(Object.assign(new Error(data.error.message), data.error));
+  else p.resolve(data.result);
+};
+worker.onerror = (e) => {
+  showError('global', `the worker failed: ${e.message ?? 'see the console'}`);
+  e.preventDefault?.();
+};
+
+// ---- Field errors -------------------------------------------------------------------------------
+// Every error is shown in the .field-error slot of its field: data-error-for="input:1", "attr:axis",
+// "opset", "symbols", "model", "model-run", "bench", "general" or "global".
+function showError(field, message) {
+  let slot = document.querySelector(`.field-error[data-error-for="${CSS.escape(field)}"]`);
+  if (!slot) slot = document.querySelector('.field-error[data-error-for="general"]');
+  slot.textContent = message;
+  slot.hidden = false;
+  slot.closest('.input-block, .field')?.classList.add('invalid');
+}
+
+function clearErrors(scope) {
+  for (const slot of scope.querySelectorAll('.field-error')) {
+    slot.textContent = '';
+    if (slot.classList.contains('banner')) slot.hidden = true;
+  }
+  for (const el of scope.querySelectorAll('.invalid')) el.classList.remove('invalid');
+}
+
+// ---- Runtime ------------------------------------------------------------------------------------
+let env = null;
+
+function showRuntime(rt) {
+  const box = $('#runtime');
+  box.dataset.state = 'ready';
+  box.dataset.module = rt.module;
+  $('#rt-module').textContent = rt.module;
+  const threads = rt.threads > 1 ? `${rt.threads} threads${rt.threadsActive ? ' (pool ready)' : ' (pool loading)'}` : 'one thread';
+  $('#rt-flags').textContent = `· ${rt.simd ? 'SIMD' : 'no SIMD'} · ${threads} · ${rt.kernels} kernels · opsets ${rt.minOpset}–${rt.maxOpset}`;
+  $('#rt-reason').textContent = rt.reason;
+  $('#rt-from').textContent = rt.loadedFrom;
+}
+
+// ---- Panel 1: Op ---------------------------------------------------------------------------------
+const PRESETS = [
+  { label: 'Gather rows (negative index)', op: 'Gather', opset: 13, attrs: { axis: '0' },
+    inputs: [{ type: 'float32', dims: '3, 2', values: '1, 2, 3, 4, 5, 6' }, { type: 'int64', dims: '2', values: '2, -3' }] },
+  { label: 'Gather columns, 2-D indices', op: 'Gather', opset: 11, attrs: { axis: '1' },
+    inputs: [{ type: 'int32', dims: '2, 3', values: '0..5' }, { type: 'int64', dims: '2, 2', values: '2, 0, 1, 1' }] },
+  { label: 'Gather strings', op: 'Gather', opset: 13, attrs: {},
+    inputs: [{ type: 'string', dims: '3', values: 'apple, banana, cherry' }, { type: 'int32', dims: '2', values: '2, 0' }] },
+  { label: 'Gather with symbolic dims', op: 'Gather', opset: 13, attrs: { axis: '0' }, symbols: 'seq=3',
+    inputs: [{ type: 'float32', dims: 'vocab, 4', values: '0..19' }, { type: 'int64', dims: 'batch, seq', values: '0, 4, 2, 1, 3, 0' }] },
+  { label: 'Flatten at axis 1', op: 'Flatten', opset: 13, attrs: { axis: '1' },
+    inputs: [{ type: 'float32', dims: '2, 3, 4', values: '0..23' }] },
+  { label: 'Flatten bfloat16, negative axis', op: 'Flatten', opset: 21, attrs: { axis: '-1' },
+    inputs: [{ type: 'bfloat16', dims: '2, 2, 3', values: '0..11' }] },
+  { label: 'Reshape with 0 and -1, symbolic batch', op: 'Reshape', opset: 14, attrs: {},
+    inputs: [{ type: 'float32', dims: 'batch, 3, 4', values: '0..23' }, { type: 'int64', dims: '2', values: '0, -1' }] },
+  { label: 'Reshape-1 (shape attribute)', op: 'Reshape', opset: 4, attrs: { shape: '3, 2' },
+    inputs: [{ type: 'float32', dims: '2, 3', values: '1..6' }] },
+  { label: 'Reshape int4 (packed)', op: 'Reshape', opset: 25, attrs: {},
+    inputs: [{ type: 'int4', dims: '2, 3', values: '-3..2' }, { type: 'int64', dims: '1', values: '-1' }] },
+];
+const ATTR_DEFAULTS = { 'Gather.axis': '0', 'Flatten.axis': '1', 'Reshape.allowzero': '0' };
+
+const form = { op: 'Gather', opset: 13, inputs: [], attrs: {}, symbols: '' };
+let shownVersion = null;      // `${op}-${since}` of the rendered fields
+let opTimer = null;
+let opSeq = 0;
+
+const versionOf = (op, opset) => env?.versions.find((v) => v.op === op && v.since <= opset && opset <= v.until) ?? null;
+
+function applyPreset(p) {
+  form.op = p.op;
+  form.opset = p.opset;
+  form.inputs = p.inputs.map((i) => ({ ...i }));
+  form.attrs = { ...p.attrs };
+  form.symbols = p.symbols ?? '';
+  $('#op-type').value = p.op;
+  $('#op-opset').value = String(p.opset);
+  $('#op-symbols').value = form.symbols;
+  shownVersion = null;
+  renderOpForm();
+  requestOp(0);
+}
+
+function typeSelect(k, spec) {
+  const allowed = spec.types;
+  const others = env.types.filter((t) => !allowed.includes(t));
+  const sel = h('select', { class: 'input-type', 'aria-label': `${spec.name} type`, dataset: { input: k } },
+    h('optgroup', { label: 'allowed' }, allowed.map((t) => h('option', { value: t, text: t }))),
+    others.length ? h('optgroup', { label: 'not allowed here (shows the type error)' }, others.map((t) => h('option', { value: t, text: t }))) : null);
+  sel.value = form.inputs[k].type;
+  return sel;
+}
+
+function renderOpForm() {
+  const version = versionOf(form.op, form.opset);
+  $('#op-version').textContent = version ? `${version.op}-${version.since} is in force (opsets ${version.since}–${version.until})` : '';
+  const key = version ? `${version.op}-${version.since}` : null;
+  if (key === shownVersion) return;
+  shownVersion = key;
+  const inputsBox = $('#op-inputs'), attrsBox = $('#op-attrs'), rules = $('#op-rules');
+  inputsBox.replaceChildren();
+  attrsBox.replaceChildren();
+  rules.replaceChildren();
+  if (!version) return;
+
+  version.inputs.forEach((spec, k) => {
+    form.inputs[k] ??= { type: spec.types.includes('int64') ? 'int64' : spec.types[0], dims: '1', values: '0' };
+    if (!form.inputs[k].type) form.inputs[k].type = spec.types[0];
+    const input = form.inputs[k];
+    const hint = h('div', { class: 'hint', text: valueHint(input.type) });
+    const type = typeSelect(k, spec);
+    const dims = h('input', { type: 'text', class: 'input-dims', value: input.dims, spellcheck: 'false', 'aria-label': `${spec.name} dims`, placeholder: 'e.g. 3, 2 or batch, 16 (empty: scalar)', dataset: { input: k } });
+    const values = h('textarea', { class: 'input-values', rows: '2', spellcheck: 'false', 'aria-label': `${spec.name} values`, dataset: { input: k } });
+    values.value = input.values;
+    type.addEventListener('change', () => { input.type = type.value; hint.textContent = valueHint(type.value); requestOp(); });
+    dims.addEventListener('input', () => { input.dims = dims.value; requestOp(); });
+    values.addEventListener('input', () => { input.values = values.value; requestOp(); });
+    inputsBox.append(h('fieldset', { class: 'input-block', dataset: { input: k, name: spec.name }, id: `op-input-${spec.name}` },
+      h('legend', {}, h('b', { text: spec.name }), ` input ${k}`),
+      h('div', { class: 'input-row' },
+        h('label', { class: 'field small' }, 'type', type),
+        h('label', { class: 'field grow' }, 'dims', dims)),
+      h('label', { class: 'field' }, 'values', values, hint),
+      h('div', { class: 'field-error', dataset: { errorFor: `input:${k}` } })));
+  });
+
+  if (version.attributes.length === 0) attrsBox.append(h('p', { class: 'hint', text: `${version.op}-${version.since} has no attributes.` }));
+  for (const a of version.attributes) {
+    const def = ATTR_DEFAULTS[`${version.op}.${a.name}`];
+    const el = h('input', { type: 'text', class: 'attr', id: `op-attr-${a.name}`, value: form.attrs[a.name] ?? '', spellcheck: 'false',
+      placeholder: a.required ? 'required' : def !== undefined ? `default ${def}` : 'not set', 'aria-label': a.name, dataset: { attr: a.name } });
+    el.addEventListener('input', () => { form.attrs[a.name] = el.value; requestOp(); });
+    attrsBox.append(h('div', { class: 'field' },
+      h('label', { for: `op-attr-${a.name}` }, h('b', { text: a.name }), ` ${a.kind}${a.required ? ', required' : ''}`),
+      el, h('div', { class: 'field-error', dataset: { errorFor: `attr:${a.name}` } })));
+  }
+
+  // The rules: the op's versions (click one to move the opset there), types, attributes, spec link.
+  const all = env.versions.filter((v) => v.op === version.op);
+  rules.append(
+    h('div', { class: 'chips', 'aria-label': 'versions' }, all.map((v) => h('button', {
+      type: 'button', class: `chip${v === version ? ' active' : ''}`, title: `opsets ${v.since}–${v.until}`, text: `${v.op}-${v.since}`,
+      onclick: () => { form.opset = v.since; $('#op-opset').value = String(v.since); renderOpForm(); requestOp(0); },
+    }))),
+    h('table', { class: 'grid rules' },
+      h('tr', {}, h('th', { text: 'input' }), h('th', { text: 'constraint' }), h('th', { text: 'types allowed' })),
+      version.inputs.map((i) => {
+        const prev = all[all.indexOf(version) - 1];
+        const added = prev ? i.types.filter((t) => !prev.inputs.find((p) => p.name === i.name)?.types.includes(t)) : [];
+        return h('tr', {}, h('td', { text: i.name }), h('td', { text: i.constraint }),
+          h('td', {}, i.types.map((t) => h('span', { class: `type${added.includes(t) ? ' new' : ''}`, title: added.includes(t) ? `new in ${version.op}-${version.since}` : null, text: t }))));
+      })),
+    h('p', { class: 'hint' },
+      version.attributes.length ? `attributes: ${version.attributes.map((a) => `${a.name} (${a.kind}${a.required ? ', required' : ''})`).join(', ')} · ` : 'no attributes · ',
+      h('a', { href: version.spec, target: '_blank', rel: 'noopener', text: 'ONNX spec' }),
+      ' · types in green are new in this version'));
+}
+
+function requestOp(delay = 200) {
+  clearTimeout(opTimer);
+  opTimer = setTimeout(() => { opTimer = null; runOp(); }, delay);
+}
+
+async function runOp() {
+  if (!env) return;
+  const seq = ++opSeq;
+  const version = versionOf(form.op, form.opset);
+  const req = {
+    op: form.op, opset: form.opset, symbols: form.symbols, attributes: { ...form.attrs },
+    inputs: (version?.inputs ?? []).map((_, k) => ({ ...form.inputs[k] })),
+  };
+  let r;
+  try {
+    r = await call('op', req);
+  } catch (e) {
+    if (seq === opSeq) { clearErrors($('#op-panel')); showError('general', e.message); }
+    return;
+  }
+  if (seq !== opSeq) return;    // a newer request is on its way
+  const panel = $('#op-panel');
+  clearErrors(panel);
+  for (const [field, message] of Object.entries(r.errors)) showError(field, message);
+  $('#op-inferred').textContent = r.inferred ? r.inferred.map((o) => `${o.type} ${shapeText(o.dims)}`).join(', ') : '—';
+  const out = r.output;
+  $('#op-output-meta').textContent = out ? `${out.type} ${shapeText(out.dims)} · ${out.size} value${out.size === 1 ? '' : 's'}${out.view ? ' · a view of the input\'s memory (no copy)' : ''}` : '—';
+  $('#op-output-values').textContent = out ? out.text : '';
+  $('#op-time').textContent = r.time
+    ? `${fmtUs(r.time.median)} per runNode (median of ${r.time.runs} runs; the first took ${fmtUs(r.time.first)})` : '—';
+  $('#op-result').dataset.state = out ? 'ok' : Object.keys(r.errors).length ? 'error' : 'inferred';
+  if (bench.running) return;
+  renderBenchDesc();
+}
+
+const fmtUs = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`);
+
+// ---- Panel 2: Model --------------------------------------------------------------------------------
+let model = null;
+
+async function openFiles(fileList) {
+  const files = [];
+  for (const f of fileList) files.push({ name: f.name, bytes: await f.arrayBuffer() });
+  const panel = $('#model-panel');
+  clearErrors(panel);
+  $('#model-result').replaceChildren();
+  try {
+    model = await call('model-load', { files }, { transfer: files.map((f) => f.bytes) });
+  } catch (e) {
+    model = null;
+    $('#model-info').hidden = true;
+    showError(e.field ?? 'model', e.message);
+    return;
+  }
+  renderModel();
+  await runModel();
+}
+
+function renderModel() {
+  const m = model;
+  $('#model-info').hidden = false;
+  $('#model-summary').textContent = `${m.name} · ${m.bytes.toLocaleString('en')} bytes · IR version ${m.irVersion} · opset imports: ${m.opsetImports.map((o) => `${o.domain} ${o.version}`).join(', ')}`;
+  const table = (rows) => [h('tr', {}, h('th', { text: 'name' }), h('th', { text: 'type' }), h('th', { text: 'shape' })),
+    ...rows.map((r) => h('tr', { dataset: { name: r.name } }, h('td', { text: r.name }), h('td', { text: r.type }), h('td', {}, h('code', { text: shapeText(r.shape) }))))];
+  $('#model-inputs').replaceChildren(...table(m.inputs));
+  $('#model-outputs-meta').replaceChildren(...table(m.outputs));
+  $('#model-nodes').replaceChildren(...m.nodes.map((n) => h('li', {},
+    h('b', { text: n.opType }), n.name ? ` '${n.name}'` : '', `(${n.inputs.join(', ')})`,
+    Object.keys(n.attributes).length ? h('code', { class: 'attrs', text: ` ${JSON.stringify(n.attributes)}` }) : '',
+    ' → ', n.outputs.map((o) => `${o.name}: ${o.type} ${shapeText(o.dims)}`).join(', '))));
+  $('#model-symbols').replaceChildren(...m.symbols.map((s) => h('label', { class: 'sym' }, `${s} =`,
+    h('input', { type: 'number', min: '0', max: '64', value: '2', class: 'model-symbol', dataset: { symbol: s }, onchange: () => runModel() }))));
+  const td = m.testData.inputs.length > 0;
+  $('#model-testdata-label').hidden = !td;
+  $('#model-testdata').checked = td;
+  $('#model-testdata-label').lastChild.textContent = ` use the test data (${[...m.testData.inputs, ...m.testData.outputs].join(', ')})`;
+}
+
+async function runModel() {
+  if (!model) return;
+  const symbols = {};
+  for (const el of document.querySelectorAll('.model-symbol')) symbols[el.dataset.symbol] = Math.max(0, Number(el.value) || 0);
+  clearErrors($('#model-panel'));
+  let r;
+  try {
+    r = await call('model-run', { symbols, useTestData: $('#model-testdata').checked });
+  } catch (e) {
+    $('#model-result').replaceChildren();
+    showError(e.field ?? 'model-run', e.message);
+    return;
+  }
+  const tensorView = (t, cls) => h('div', { class: `tensor ${cls}`, dataset: { name: t.name } },
+    h('div', { class: 'tensor-head' }, h('b', { text: t.name }), ` ${t.type} `, h('code', { class: 'dims', text: shapeText(t.dims) }),
+      t.check ? h('span', { class: `check ${t.ok ? 'ok' : 'bad'}`, text: t.ok ? `✓ ${t.check}` : `✗ ${t.check}` }) : ''),
+    h('pre', { class: 'values', text: t.text }));
+  $('#model-result').replaceChildren(
+    h('p', { class: 'summary', text: `ran in ${fmtUs(r.time)} with ${r.source} inputs` }),
+    h('h3', { text: 'Outputs' }), ...r.outputs.map((t) => tensorView(t, 'output')),
+    h('details', {}, h('summary', { text: `Inputs (${r.source})` }), ...r.inputs.map((t) => tensorView(t, 'input'))));
+}
+
+// ---- Panel 3: Benchmark -----------------------------------------------------------------------------
+const bench = { running: false, id: null };
+
+function benchParams() {
+  return {
+    op: form.op, opset: form.opset, type: form.inputs[0]?.type ?? 'float32', attributes: { ...form.attrs },
+    size: Number($('#bench-size').value), seconds: Number($('#bench-seconds').value),
+  };
+}
+
+function renderBenchDesc() {
+  const p = benchParams();
+  const v = versionOf(p.op, p.opset);
+  $('#bench-desc').textContent = v ? `next run: ${v.op}-${v.since}, ${p.type} data, ${Number(p.size).toLocaleString('en')} elements` : '';
+}
+
+function showBench(r) {
+  $('#bench-desc').textContent = r.description;
+  const max = Math.max(r.wasm.us, r.js.us);
+  $('#bench-bar-wasm').style.width = `${(100 * r.wasm.us) / max}%`;
+  $('#bench-bar-js').style.width = `${(100 * r.js.us) / max}%`;
+  const line = (s) => `${fmtUs(s.us / 1000)} per run · ${s.gbps.toFixed(2)} GB/s · ${s.runs} runs`;
+  $('#bench-wasm').textContent = line(r.wasm);
+  $('#bench-js').textContent = line(r.js);
+  $('#bench-summary').textContent = `onnx-wasm is ${r.speedup >= 1 ? `${r.speedup.toFixed(1)}× faster than` : `${(1 / r.speedup).toFixed(1)}× slower than`} the JS loop` +
+    ` (medians of 40 ms slices; ${r.threads} thread${r.threads > 1 ? 's' : ''}) · outputs ${r.identical ? 'identical ✓' : 'DIFFER ✗'}` +
+    (r.done ? (r.stopped ? ' · stopped' : ' · done') : ' · running…');
+  $('#bench-panel').dataset.state = r.done ? 'done' : 'running';
+}
+
+async function startBench() {
+  if (bench.running) return;
+  bench.running = true;
+  clearErrors($('#bench-panel'));
+  $('#bench-start').disabled = true;
+  $('#bench-stop').disabled = false;
+  $('#bench-panel').dataset.state = 'running';
+  try {
+    const r = await call('bench', { params: benchParams() }, { onProgress: showBench, track: false });
+    showBench(r);
+  } catch (e) {
+    showError(e.field ?? 'bench', e.message);
+    $('#bench-panel').dataset.state = 'error';
+  } finally {
+    bench.running = false;
+    $('#bench-start').disabled = false;
+    $('#bench-stop').disabled = true;
+  }
+}
+
+// ---- Start -------------------------------------------------------------------------------------------
+function wire() {
+  $('#op-preset').replaceChildren(...PRESETS.map((p, i) => h('option', { value: i, text: p.label })));
+  $('#op-preset').addEventListener('change', () => applyPreset(PRESETS[Number($('#op-preset').value)]));
+  $('#op-type').addEventListener('change', () => {
+    const i = PRESETS.findIndex((p) => p.op === $('#op-type').value);
+    $('#op-preset').value = String(i);
+    applyPreset({ ...PRESETS[i], opset: form.opset });
+  });
+  $('#op-opset').addEventListener('input', () => {
+    const n = Number($('#op-opset').value);
+    form.opset = Number.isInteger(n) ? n : NaN;
+    renderOpForm();
+    requestOp();
+  });
+  $('#op-symbols').addEventListener('input', () => { form.symbols = $('#op-symbols').value; requestOp(); });
+  $('#op-run').addEventListener('click', () => { clearTimeout(opTimer); opTimer = null; runOp(); });
+
+  $('#model-file').addEventListener('change', () => { if ($('#model-file').files.length) openFiles($('#model-file').files); });
+  const drop = $('#model-drop');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); if (e.dataTransfer.files.length) openFiles(e.dataTransfer.files); });
+  $('#model-run').addEventListener('click', () => runModel());
+  $('#model-testdata').addEventListener('change', () => runModel());
+
+  $('#bench-start').addEventListener('click', () => startBench());
+  $('#bench-stop').addEventListener('click', () => call('bench-stop', {}, { track: false }));
+  $('#bench-size').addEventListener('change', renderBenchDesc);
+}
+
+const ready = (async () => {
+  wire();
+  try {
+    env = await call('init', { options: {} });
+  } catch (e) {
+    $('#runtime').dataset.state = 'error';
+    showError('global', `onnx-wasm did not load: ${e.message}`);
+    throw e;
+  }
+  showRuntime(env.runtime);
+  $('#rt-page').textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true} · ${navigator.hardwareConcurrency} cores · the worker does every call`;
+  applyPreset(PRESETS[0]);
+})();
+
+// For tests and the console: resolves once nothing is pending (no request, no debounce timer).
+window.playground = {
+  ready,
+  async idle() {
+    await ready;
+    for (;;) {
+      if (busy === 0 && opTimer === null) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  },
+  runtime: () => call('runtime'),
+};

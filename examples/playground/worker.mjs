@@ -1,0 +1,508 @@
+// The playground's Web Worker: every call into onnx-wasm happens here, off the page's main thread.
+// Messages in: { id, kind, ...args }; out: { id, result } or { id, error }, plus unsolicited
+// { kind: 'runtime' } (when the threads pool becomes ready) and { id, progress } (benchmark).
+import {
+  init, runtime, Tensor, runNode, inferShapes, opVersions, prepareNode, InferenceSession, TYPE_NAMES, OnnxWasmError,
+} from '../../js/index.mjs';
+// The CLI reads test_data_set tensors the same way (bin/onnx-wasm.mjs); not part of the public API.
+import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
+import { FieldError, formatElements, nest, parseDims, parseElements, sizeOf, toStorage } from './values.mjs';
+
+const SHOWN = 1000;   // values shown per tensor
+let versions = [];
+
+const errorInfo = (e) => ({ name: e?.name ?? 'Error', code: e?.code ?? null, message: e?.message ?? String(e) });
+
+function versionFor(op, opset) {
+  return versions.find((v) => v.op === op && v.since <= opset && opset <= v.until) ?? null;
+}
+
+// The field an error of the library concerns: 'input:K', 'attr:NAME', 'opset' or 'general'.
+function fieldOf(e, version) {
+  const msg = e.message ?? '';
+  const inputIndex = (name) => version.inputs.findIndex((i) => i.name === name);
+  switch (e.code) {
+    case 'ERR_OPSET': return 'opset';
+    case 'ERR_INDEX': return `input:${Math.max(0, inputIndex('indices'))}`;
+    case 'ERR_ATTRIBUTE': {
+      const named = /attribute '(\w+)'/.exec(msg)?.[1] ?? (/\baxis\b/.test(msg) ? 'axis' : null);
+      if (named && version.attributes.some((a) => a.name === named)) return `attr:${named}`;
+      return version.attributes.length ? `attr:${version.attributes[0].name}` : 'general';
+    }
+    case 'ERR_SHAPE': {
+      if (version.op === 'Reshape' && /reshape|shape \[|allowzero/i.test(msg))
+        return inputIndex('shape') >= 0 ? `input:${inputIndex('shape')}` : 'attr:shape';
+      return 'input:0';
+    }
+    default: {
+      const k = /input (\d+)/.exec(msg)?.[1] ?? /inputs\[(\d+)\]/.exec(msg)?.[1];
+      return k !== undefined && Number(k) < version.inputs.length ? `input:${k}` : 'general';
+    }
+  }
+}
+
+function attributesFrom(version, texts) {
+  const attrs = {}, errors = {};
+  for (const a of version.attributes) {
+    const text = String(texts?.[a.name] ?? '').trim();
+    if (text === '') continue;
+    const field = `attr:${a.name}`;
+    const toks = text.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+    if (!toks.every((t) => /^[+-]?\d+$/.test(t))) { errors[field] = `${a.name}: '${text}' is not ${a.kind === 'INTS' ? 'a list of integers' : 'an integer'}`; continue; }
+    if (a.kind === 'INT') {
+      if (toks.length !== 1) { errors[field] = `${a.name} takes one integer`; continue; }
+      attrs[a.name] = Number(toks[0]);
+    } else attrs[a.name] = toks.map(Number);
+  }
+  return { attrs, errors };
+}
+
+// Symbol values typed as "batch=2, seq=3".
+function parseSymbols(text) {
+  const out = new Map();
+  for (const part of String(text ?? '').split(/[\s,;]+/).filter(Boolean)) {
+    const m = /^([A-Za-z_][\w.]*)=(\d+)$/.exec(part);
+    if (!m) throw new FieldError('symbols', `'${part}' is not name=N`);
+    out.set(m[1], Number(m[2]));
+  }
+  return out;
+}
+
+function describeTensor(t, { limit = SHOWN } = {}) {
+  const dims = Array.from(t.dims);
+  const size = sizeOf(dims);
+  const strings = formatElements(t.type, t.data, size, limit);
+  return { type: t.type, dims, size, text: nest(strings, dims, size), values: strings };
+}
+
+// One request of the Op panel: parse, infer shapes (symbols kept), run (symbols resolved), time.
+function opRequest({ op, opset, inputs, attributes, symbols: symbolText }) {
+  const version = versionFor(op, opset);
+  if (!version) {
+    const known = versions.filter((v) => v.op === op);
+    return { version: null, errors: { opset: `${op} has no version at opset ${opset}; onnx-wasm covers opsets ${known[0]?.since ?? 1} to ${known.at(-1)?.until ?? 28}` } };
+  }
+  const errors = {};
+  const fail = (field, message) => { errors[field] ??= message; };
+  const node = { opType: op, attributes: {} };
+  const a = attributesFrom(version, attributes);
+  Object.assign(errors, a.errors);
+  node.attributes = a.attrs;
+
+  let symbols = new Map();
+  try { symbols = parseSymbols(symbolText); } catch (e) { fail(e.field, e.message); }
+
+  // Parse every input: dims (with symbols) and elements.
+  const parsed = version.inputs.map((spec, k) => {
+    const field = `input:${k}`;
+    const given = inputs[k] ?? {};
+    const type = given.type ?? spec.types[0];
+    const out = { type, dims: undefined, elements: undefined };
+    if (!TYPE_NAMES.includes(type)) { fail(field, `unknown type '${type}'`); return out; }
+    try { out.dims = parseDims(given.dims ?? '', field); } catch (e) { fail(field, e.message); }
+    try { out.elements = parseElements(type, given.values ?? '', field); } catch (e) { fail(field, e.message); }
+    return out;
+  });
+
+  // Shape inference, without running: symbolic dims as typed; Reshape's shape values when known.
+  let inferred = null;
+  const attrBroken = version.attributes.some((x) => errors[`attr:${x.name}`]);
+  if (parsed.every((p) => p.dims !== undefined) && !attrBroken) {
+    const infos = parsed.map((p, k) => {
+      const info = { type: p.type, dims: p.dims };
+      if (version.inputs[k].name === 'shape' && p.type === 'int64' && p.elements) info.value = p.elements.map(Number);
+      return info;
+    });
+    try {
+      inferred = inferShapes(node, infos, { opset });
+    } catch (e) {
+      fail(fieldOf(e, version), e.message);
+    }
+  }
+
+  // Concrete dims: symbols (and ?) from the symbols field, else the one unknown of an input
+  // deduced from its number of values.
+  const concrete = parsed.map((p, k) => {
+    if (!p.dims || !p.elements) return null;
+    const field = `input:${k}`;
+    const unknown = [];
+    const dims = p.dims.map((d, j) => {
+      if (typeof d === 'number') return d;
+      if (d !== null && symbols.has(d)) return symbols.get(d);
+      unknown.push(j);
+      return d;
+    });
+    if (unknown.length > 1) {
+      fail('symbols', `to run, give values for ${unknown.map((j) => p.dims[j] ?? '?').join(', ')} of ${version.inputs[k].name} (e.g. ${unknown.map((j) => `${p.dims[j] ?? 'n'}=2`).join(', ')})`);
+      return null;
+    }
+    if (unknown.length === 1) {
+      const rest = sizeOf(dims.filter((_, j) => j !== unknown[0]));
+      const n = rest === 0 ? 0 : p.elements.length / rest;
+      if (!Number.isInteger(n)) { fail(field, `values: ${p.elements.length} values do not fill dims [${p.dims.map((d) => d ?? '?').join(', ')}]`); return null; }
+      const name = p.dims[unknown[0]];
+      if (name !== null) {
+        if (symbols.has(name) && symbols.get(name) !== n) { fail(field, `dims: ${name} would be ${n} here but ${symbols.get(name)} elsewhere`); return null; }
+        symbols.set(name, n);
+      }
+      dims[unknown[0]] = n;
+    }
+    if (sizeOf(dims) !== p.elements.length) {
+      fail(field, `values: dims [${dims.join(', ')}] need ${sizeOf(dims)} value${sizeOf(dims) === 1 ? '' : 's'}, got ${p.elements.length}`);
+      return null;
+    }
+    return dims;
+  });
+
+  let output = null, time = null;
+  if (Object.keys(errors).length === 0 && concrete.every((d) => d)) {
+    const tensors = [];
+    try {
+      parsed.forEach((p, k) => tensors.push(new Tensor(p.type, toStorage(p.type, p.elements), concrete[k])));
+    } catch (e) {
+      fail(`input:${tensors.length}`, e.message);
+    }
+    if (!Object.keys(errors).length) {
+      try {
+        const t0 = performance.now();
+        const [out] = runNode(node, tensors, { opset });
+        const first = performance.now() - t0;
+        output = { ...describeTensor(out), view: tensors.some((t) => out.sharesMemoryWith?.(t)) };
+        out.dispose();
+        // The median of repeated runs (up to 200, or 30 ms) for a steadier figure.
+        const times = [];
+        const until = performance.now() + 30;
+        while (times.length < 200 && performance.now() < until) {
+          const s = performance.now();
+          const [o] = runNode(node, tensors, { opset });
+          times.push(performance.now() - s);
+          o.dispose();
+        }
+        times.sort((x, y) => x - y);
+        time = { first, median: times[times.length >> 1] ?? first, runs: times.length };
+      } catch (e) {
+        fail(fieldOf(e, version), e.message);
+        output = null;
+      }
+    }
+    tensors.forEach((t) => t.dispose());
+  }
+  return {
+    version: { op: version.op, since: version.since, until: version.until },
+    errors,
+    inferred,
+    output,
+    time,
+    symbols: Object.fromEntries(symbols),
+  };
+}
+
+// ---- Model panel ----------------------------------------------------------------------------
+let session = null;
+let testData = { inputs: [], outputs: [] };
+
+async function loadModel({ files }) {
+  const model = files.find((f) => /\.onnx$/i.test(f.name)) ?? files.find((f) => !/\.pb$/i.test(f.name));
+  if (!model) throw new FieldError('model', 'pick an .onnx file (with its input_K.pb / output_K.pb files if you like)');
+  if (session) { await session.release(); session = null; }
+  for (const t of [...testData.inputs, ...testData.outputs]) t.tensor.dispose();
+  testData = { inputs: [], outputs: [] };
+  try {
+    session = await InferenceSession.create(new Uint8Array(model.bytes));
+  } catch (e) {
+    throw new FieldError('model', `${model.name}: ${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}`);
+  }
+  const pbs = (prefix) => files.filter((f) => new RegExp(`^${prefix}_\\d+\\.pb$`).test(f.name))
+    .sort((a, b) => Number(a.name.match(/\d+/)[0]) - Number(b.name.match(/\d+/)[0]));
+  for (const [key, prefix] of [['inputs', 'input'], ['outputs', 'output']]) {
+    for (const f of pbs(prefix)) {
+      try {
+        testData[key].push({ file: f.name, ...(await tensorFromProtoBytes(new Uint8Array(f.bytes))) });
+      } catch (e) {
+        throw new FieldError('model', `${f.name}: ${e.message}`);
+      }
+    }
+  }
+  const symbols = [];
+  for (const i of session.inputMetadata) for (const d of i.shape ?? []) if (typeof d === 'string' && !symbols.includes(d)) symbols.push(d);
+  return {
+    name: model.name,
+    bytes: model.bytes.byteLength,
+    irVersion: Number(session.irVersion),
+    opsetImports: session.opsetImports.map((o) => ({ domain: o.domain || 'ai.onnx', version: Number(o.version) })),
+    inputs: session.inputMetadata.map(({ name, type, shape }) => ({ name, type, shape })),
+    outputs: session.outputMetadata.map(({ name, type, shape }) => ({ name, type, shape })),
+    nodes: session.nodes.map((n) => ({
+      name: n.name, opType: n.opType, inputs: n.inputs, attributes: n.attributes,
+      outputs: n.outputs.map((o) => ({ name: o, ...session.valueInfo(o) })),
+    })),
+    symbols,
+    testData: { inputs: testData.inputs.map((t) => t.file), outputs: testData.outputs.map((t) => t.file) },
+  };
+}
+
+function patterned(type, size) {
+  const els = [];
+  for (let i = 0; i < size; ++i) {
+    if (type === 'string') els.push(`s${i}`);
+    else if (type === 'bool') els.push(i % 2 === 1);
+    else if (type === 'float32' || type === 'float64' || type === 'float16' || type === 'bfloat16') els.push((i % 17) - 8 + 0.25);
+    else if (type.startsWith('complex')) els.push([i % 7, -(i % 3)]);
+    else if (type === 'int64' || type === 'uint64') els.push(BigInt(i % 100));
+    else if (/^u?int[24]$|float4/.test(type)) els.push(i % 2);
+    else els.push((i * 13 + 1) % 100);
+  }
+  return toStorage(type, els);
+}
+
+// Generated feeds, as `onnx-wasm run` makes them: symbols from the page (default 2, unknown 1),
+// Gather indices within range, Reshape shapes [1, ..., 1, -1], other inputs patterned.
+function generateFeeds(symbols) {
+  const concrete = (dims) => (dims ?? []).map((d) => (typeof d === 'number' ? d : d === null ? 1 : symbols[d] ?? 2));
+  const resolved = new Map(session.inputMetadata.map((i) => [i.name, concrete(i.shape)]));
+  const consumer = (name) => session.nodes.find((n) => n.inputs[1] === name && (n.opType === 'Gather' || n.opType === 'Reshape'));
+  const feeds = {};
+  for (const { name, type } of session.inputMetadata) {
+    const dims = resolved.get(name);
+    const size = sizeOf(dims);
+    const use = consumer(name);
+    let data;
+    if (use?.opType === 'Reshape' && type === 'int64') {
+      data = BigInt64Array.from({ length: size }, (_, i) => (i === size - 1 ? -1n : 1n));
+    } else if (use?.opType === 'Gather' && (type === 'int64' || type === 'int32')) {
+      const dataDims = resolved.get(use.inputs[0]) ?? concrete(session.valueInfo(use.inputs[0])?.dims);
+      const axis = use.attributes.axis ?? 0;
+      const n = dataDims[axis < 0 ? axis + dataDims.length : axis] ?? 1;
+      const vals = Array.from({ length: size }, (_, i) => (n > 0 ? (i * 7) % n : 0));
+      data = type === 'int64' ? BigInt64Array.from(vals, BigInt) : Int32Array.from(vals);
+    } else {
+      data = patterned(type, size);
+    }
+    feeds[name] = new Tensor(type, data, dims);
+  }
+  return feeds;
+}
+
+function bytesOf(t) {
+  if (t.type === 'string') return new TextEncoder().encode(JSON.stringify(Array.from(t.data)));
+  const d = t.data;
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+}
+
+function compare(got, want) {
+  if (got.type !== want.type) return `type ${got.type}, expected ${want.type}`;
+  if (got.dims.join() !== want.dims.join()) return `dims [${got.dims}], expected [${want.dims}]`;
+  const a = bytesOf(got), b = bytesOf(want);
+  if (a.length !== b.length) return `${a.length} bytes, expected ${b.length}`;
+  for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return `bytes differ first at byte ${i} of ${b.length}`;
+  return null;
+}
+
+async function runModel({ symbols = {}, useTestData = true }) {
+  if (!session) throw new FieldError('model', 'open a model first');
+  const fromTestData = useTestData && testData.inputs.length > 0;
+  let feeds, generated;
+  if (fromTestData) {
+    feeds = {};
+    testData.inputs.forEach(({ name, tensor }, k) => { feeds[name || session.inputNames[k]] = tensor; });
+    generated = null;
+  } else {
+    feeds = generateFeeds(symbols);
+    generated = feeds;
+  }
+  try {
+    let outputs, time;
+    try {
+      const t0 = performance.now();
+      outputs = await session.run(feeds);
+      time = performance.now() - t0;
+    } catch (e) {
+      throw new FieldError('model-run', `${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}`);
+    }
+    const expected = new Map();
+    testData.outputs.forEach(({ name, tensor }, k) => expected.set(name || session.outputNames[k], tensor));
+    const result = {
+      source: fromTestData ? `test data (${testData.inputs.map((t) => t.file).join(', ')})` : 'generated',
+      inputs: Object.entries(feeds).map(([name, t]) => ({ name, ...describeTensor(t, { limit: 64 }) })),
+      outputs: Object.entries(outputs).map(([name, t]) => {
+        const want = fromTestData ? expected.get(name) : undefined;
+        const mismatch = want ? compare(t, want) : null;
+        return { name, ...describeTensor(t, { limit: 64 }), check: want ? (mismatch ? `differs from ${testData.outputs.find((o) => o.tensor === want).file}: ${mismatch}` : `matches ${testData.outputs.find((o) => o.tensor === want).file}`) : null, ok: want ? !mismatch : null };
+      }),
+      time,
+    };
+    for (const t of Object.values(outputs)) t.dispose();
+    return result;
+  } finally {
+    if (generated) for (const t of Object.values(generated)) t.dispose();
+  }
+}
+
+// ---- Benchmark panel ----------------------------------------------------------------------------
+let benchToken = 0;
+const yieldToEvents = () => new Promise((r) => setTimeout(r, 0));
+
+const BENCH_TYPES = {
+  float32: Float32Array, float64: Float64Array, int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array,
+  int32: Int32Array, uint32: Uint32Array, int64: BigInt64Array, uint64: BigUint64Array, bool: Uint8Array, float16: Uint16Array, bfloat16: Uint16Array,
+};
+
+// The plain JavaScript loop the wasm kernel is compared with: Gather copies rows (or columns)
+// element by element; Flatten and Reshape compute the shape and copy the data, as an
+// implementation without views into a shared buffer has to.
+function jsGather(data, dims, indices, axis) {
+  const outer = sizeOf(dims.slice(0, axis)), n = dims[axis], inner = sizeOf(dims.slice(axis + 1));
+  const k = indices.length;
+  const out = new data.constructor(outer * k * inner);
+  let d = 0;
+  for (let o = 0; o < outer; ++o) {
+    for (let j = 0; j < k; ++j) {
+      let ix = Number(indices[j]);
+      if (ix < 0) ix += n;
+      if (ix < 0 || ix >= n) throw new RangeError(`index ${ix} out of range`);
+      let s = (o * n + ix) * inner;
+      for (let e = 0; e < inner; ++e) out[d++] = data[s++];
+    }
+  }
+  return out;
+}
+
+function jsCopy(data) {
+  const out = new data.constructor(data.length);
+  for (let i = 0; i < data.length; ++i) out[i] = data[i];
+  return out;
+}
+
+function benchSetup({ op, opset, type, attributes, size }) {
+  const version = versionFor(op, opset);
+  if (!version) throw new FieldError('bench', `${op} has no version at opset ${opset}`);
+  const allowed = version.inputs[0].types;
+  const dtype = BENCH_TYPES[type] && allowed.includes(type) ? type : 'float32';
+  const Cls = BENCH_TYPES[dtype];
+  const cols = 64, rows = Math.max(1, Math.round(size / cols));
+  const data = new Cls(rows * cols);
+  for (let i = 0; i < data.length; ++i) data[i] = Cls === BigInt64Array || Cls === BigUint64Array ? BigInt(i & 1023) : dtype === 'bool' ? i & 1 : i & 127;
+  const { attrs } = attributesFrom(version, attributes);
+  if (op === 'Gather') {
+    let axis = attrs.axis ?? 0;
+    if (axis < 0) axis += 2;
+    if (axis !== 0 && axis !== 1) axis = 0;
+    const dims = [rows, cols];
+    const n = dims[axis], k = axis === 0 ? rows : cols;
+    let seed = 12345;
+    const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed; };
+    const idxType = version.inputs[1].types.includes('int64') ? 'int64' : 'int32';
+    const idx = idxType === 'int64' ? BigInt64Array.from({ length: k }, () => BigInt(rand() % n)) : Int32Array.from({ length: k }, () => rand() % n);
+    return {
+      dtype, description: `Gather-${version.since}, ${dtype} data [${dims}], ${k} random ${idxType} indices on axis ${axis} → [${axis === 0 ? [k, cols] : [rows, k]}]`,
+      node: { opType: 'Gather', attributes: { axis } }, inputs: [[dtype, data, dims], [idxType, idx, [k]]],
+      js: () => jsGather(data, dims, idx, axis), outBytes: rows * cols * Cls.BYTES_PER_ELEMENT,
+    };
+  }
+  const dims = [rows, 8, 8];
+  const flat = data.subarray(0, rows * 64);
+  if (op === 'Flatten') {
+    let axis = attrs.axis ?? 1;
+    if (axis < -3 || axis > 3) axis = 1;
+    return {
+      dtype, description: `Flatten-${version.since} (axis ${axis}), ${dtype} [${dims}]; onnx-wasm returns a view, the JS loop copies`,
+      node: { opType: 'Flatten', attributes: { axis } }, inputs: [[dtype, flat, dims]], js: () => jsCopy(flat), outBytes: flat.byteLength,
+    };
+  }
+  const target = [rows * 8, 8];
+  const node = version.since < 5 ? { opType: 'Reshape', attributes: { shape: target } } : { opType: 'Reshape', attributes: {} };
+  return {
+    dtype, description: `Reshape-${version.since}, ${dtype} [${dims}] → [${target}]; onnx-wasm returns a view, the JS loop copies`,
+    node, inputs: version.since < 5 ? [[dtype, flat, dims]] : [[dtype, flat, dims], ['int64', BigInt64Array.from(target, BigInt), [2]]],
+    js: () => jsCopy(flat), outBytes: flat.byteLength,
+  };
+}
+
+function same(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+async function bench(params, post) {
+  const token = ++benchToken;
+  const setup = benchSetup(params);
+  const tensors = setup.inputs.map(([type, data, dims]) => new Tensor(type, data, dims));
+  const prepared = prepareNode(setup.node, { opset: params.opset });
+  try {
+    const [check] = prepared.run(tensors);
+    const identical = same(check.data, setup.js());
+    check.dispose();
+    const stats = { wasm: [], js: [] };
+    const totals = { wasm: 0, js: 0 };
+    const sliceMs = 40;
+    const end = performance.now() + Math.min(Math.max(params.seconds ?? 2, 0.2), 30) * 1000;
+    const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
+    const report = (done) => {
+      const w = median(stats.wasm), j = median(stats.js);
+      return {
+        description: setup.description, identical, done,
+        wasm: { us: w * 1000, runs: totals.wasm, gbps: setup.outBytes / (w * 1e6) },
+        js: { us: j * 1000, runs: totals.js, gbps: setup.outBytes / (j * 1e6) },
+        speedup: j / w, threads: runtime().threadsActive ? runtime().threads : 1,
+      };
+    };
+    while (performance.now() < end && token === benchToken) {
+      for (const side of ['wasm', 'js']) {
+        let n = 0;
+        const t0 = performance.now();
+        let t = t0;
+        while (t - t0 < sliceMs) {
+          if (side === 'wasm') { const [o] = prepared.run(tensors); o.dispose(); } else setup.js();
+          ++n;
+          t = performance.now();
+        }
+        stats[side].push((t - t0) / n);
+        totals[side] += n;
+      }
+      post(report(false));
+      await yieldToEvents();
+    }
+    return { ...report(true), stopped: token !== benchToken };
+  } finally {
+    prepared.dispose();
+    tensors.forEach((t) => t.dispose());
+  }
+}
+
+// ---- Messages ----------------------------------------------------------------------------------
+async function start(options) {
+  const info = await init(options);
+  versions = opVersions();
+  // The threads build's pool loads after init(): report when it is ready.
+  if (info.module.includes('threads') && !info.threadsActive) {
+    const deadline = Date.now() + 20000;
+    const poll = setInterval(() => {
+      const r = runtime();
+      if (r.threadsActive || Date.now() > deadline) { clearInterval(poll); self.postMessage({ kind: 'runtime', runtime: { ...r } }); }
+    }, 100);
+  }
+  return { runtime: { ...runtime() }, versions, types: [...TYPE_NAMES], crossOriginIsolated: self.crossOriginIsolated === true, cores: navigator.hardwareConcurrency };
+}
+
+const HANDLERS = {
+  init: (m) => start(m.options ?? {}),
+  op: (m) => opRequest(m),
+  'model-load': (m) => loadModel(m),
+  'model-run': (m) => runModel(m),
+  bench: (m) => bench(m.params, (progress) => self.postMessage({ id: m.id, progress })),
+  'bench-stop': () => { ++benchToken; return true; },
+  runtime: () => ({ ...runtime() }),
+};
+
+self.onmessage = async ({ data: m }) => {
+  try {
+    const handler = HANDLERS[m.kind];
+    if (!handler) throw new Error(`unknown request '${m.kind}'`);
+    const result = await handler(m);
+    self.postMessage({ id: m.id, result });
+  } catch (e) {
+    const field = e instanceof FieldError ? e.field : null;
+    self.postMessage({ id: m.id, error: { ...errorInfo(e), field, library: e instanceof OnnxWasmError } });
+  }
+};

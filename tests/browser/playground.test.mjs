@@ -1,0 +1,179 @@
+// The playground (examples/playground/) in real headless Chromium, served by its own server on
+// localhost: the runtime line, every example of the op panel (output values and inferred shapes
+// checked against values worked out here), symbolic dims, field errors and recovery, an ONNX
+// conformance model with its test data, and the benchmark panel. Screenshots go to
+// test-artifacts/browser/.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServer } from '../../examples/playground/server.mjs';
+import { init } from '../../js/index.mjs';
+import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
+import { artifacts, launchChromium, watchPage } from './support.mjs';
+
+let server, url, browser, page, problems;
+const idle = () => page.evaluate(() => window.playground.idle());
+const text = (sel) => page.textContent(sel).then((t) => t.trim());
+const numbers = (s) => (s.match(/-?\d+(\.\d+)?(e[-+]?\d+)?/gi) ?? []).map(Number);
+const shot = (name) => page.screenshot({ path: join(artifacts, `playground-${name}.png`), fullPage: true });
+
+before(async () => {
+  await init({ threads: false });   // to decode the expected outputs here
+  ({ server, url } = await startServer({ port: 0 }));
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  problems = watchPage(page);
+  await page.goto(url);
+  await page.evaluate(() => window.playground.ready);
+  await idle();
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => server?.close(ok));
+});
+
+test('loads offline, cross-origin isolated, and says which module it chose and why', async () => {
+  assert.equal(await page.getAttribute('#runtime', 'data-state'), 'ready');
+  assert.equal(await text('#rt-module'), 'onnx-wasm-threads');
+  assert.match(await text('#rt-reason'), /cross-origin isolated/);
+  assert.match(await text('#rt-page'), /crossOriginIsolated: true/);
+  const hosts = await page.evaluate(() => [...new Set(performance.getEntriesByType('resource').map((e) => new URL(e.name).host))]);
+  assert.deepEqual(hosts, [new URL(url).host], 'every resource comes from the playground server');
+  await shot('loaded');
+});
+
+// Each example of the op panel, with the result worked out by hand from its inputs.
+const examples = [
+  { label: 'Gather rows (negative index)', inferred: 'float32 [2, 2]', meta: /float32 \[2, 2\] · 4 values/, values: [5, 6, 1, 2] },
+  // int32 [[0,1,2],[3,4,5]], axis 1, indices [[2,0],[1,1]]
+  { label: 'Gather columns, 2-D indices', inferred: 'int32 [2, 2, 2]', meta: /int32 \[2, 2, 2\]/, values: [2, 0, 1, 1, 5, 3, 4, 4] },
+  { label: 'Gather strings', inferred: 'string [2]', meta: /string \[2\]/, strings: ['cherry', 'apple'] },
+  // rows 0,4,2,1,3,0 of a [5, 4] table holding 0..19; batch = 6 indices / seq 3 = 2
+  { label: 'Gather with symbolic dims', inferred: 'float32 [batch, seq, 4]', meta: /float32 \[2, 3, 4\]/,
+    values: [0, 4, 2, 1, 3, 0].flatMap((r) => [0, 1, 2, 3].map((c) => r * 4 + c)) },
+  { label: 'Flatten at axis 1', inferred: 'float32 [2, 12]', meta: /float32 \[2, 12\] · 24 values · a view/, values: Array.from({ length: 24 }, (_, i) => i) },
+  { label: 'Flatten bfloat16, negative axis', inferred: 'bfloat16 [4, 3]', meta: /bfloat16 \[4, 3\] · 12 values · a view/, values: Array.from({ length: 12 }, (_, i) => i) },
+  { label: 'Reshape with 0 and -1, symbolic batch', inferred: 'float32 [batch, 12]', meta: /float32 \[2, 12\] · 24 values · a view/, values: Array.from({ length: 24 }, (_, i) => i) },
+  { label: 'Reshape-1 (shape attribute)', inferred: 'float32 [3, 2]', meta: /float32 \[3, 2\] · 6 values · a view/, values: [1, 2, 3, 4, 5, 6] },
+  { label: 'Reshape int4 (packed)', inferred: 'int4 [6]', meta: /int4 \[6\] · 6 values · a view/, values: [-3, -2, -1, 0, 1, 2] },
+];
+
+for (const ex of examples) {
+  test(`op panel: ${ex.label}`, async () => {
+    await page.selectOption('#op-preset', { label: ex.label });
+    await idle();
+    await page.click('#op-run');
+    await idle();
+    assert.equal(await text('#op-inferred'), ex.inferred);
+    assert.match(await text('#op-output-meta'), ex.meta);
+    const shown = await text('#op-output-values');
+    if (ex.strings) assert.deepEqual(shown.match(/[a-z]+/g), ex.strings);
+    else assert.deepEqual(numbers(shown), ex.values);
+    assert.match(await text('#op-time'), /per runNode/);
+    assert.equal(await page.getAttribute('#op-result', 'data-state'), 'ok');
+  });
+}
+
+test('the version in force follows the opset, with its rules', async () => {
+  await page.selectOption('#op-preset', { label: 'Flatten at axis 1' });
+  await idle();
+  await page.fill('#op-opset', '9');
+  await idle();
+  assert.match(await text('#op-version'), /Flatten-9/);
+  const rules = await text('#op-rules');
+  assert.match(rules, /int32/);
+  assert.doesNotMatch(rules, /bfloat16/, 'Flatten-9 does not allow bfloat16');
+  await page.fill('#op-opset', '13');
+  await idle();
+  assert.match(await text('#op-version'), /Flatten-13/);
+  assert.match(await text('#op-rules'), /bfloat16/);
+});
+
+test('bad input: the error shows next to its field, and the page keeps working', async () => {
+  await page.selectOption('#op-preset', { label: 'Gather rows (negative index)' });
+  await idle();
+  await page.fill('#op-input-indices textarea', '2, 7');
+  await idle();
+  const indicesError = await text('[data-error-for="input:1"]');
+  assert.match(indicesError, /7/);
+  assert.match(indicesError, /\[-3, 2\]/);
+  assert.notEqual(await page.getAttribute('#op-result', 'data-state'), 'ok');
+  assert.equal(await text('#op-output-values'), '', 'no partial output is shown');
+  await shot('index-error');
+
+  await page.fill('#op-attr-axis', '5');
+  await idle();
+  assert.match(await text('[data-error-for="attr:axis"]'), /axis/);
+  await page.fill('#op-attr-axis', '0');
+  await page.fill('#op-opset', '0');
+  await idle();
+  assert.match(await text('[data-error-for="opset"]'), /opset/i);
+  await page.fill('#op-opset', '13');
+  await page.fill('#op-input-indices textarea', '2, -1');
+  await idle();
+  await page.click('#op-run');
+  await idle();
+  assert.equal(await text('[data-error-for="input:1"]'), '');
+  assert.deepEqual(numbers(await text('#op-output-values')), [5, 6, 5, 6]);
+  assert.equal(await page.getAttribute('#op-result', 'data-state'), 'ok');
+});
+
+test('symbolic dims: the inferred shape keeps the names the user writes', async () => {
+  await page.selectOption('#op-preset', { label: 'Flatten at axis 1' });
+  await idle();
+  await page.fill('#op-input-input textarea', '');
+  await page.fill('#op-input-input .input-dims', 'batch, 1, 1');
+  await idle();
+  assert.equal(await text('#op-inferred'), 'float32 [batch, 1]');
+  await page.fill('#op-input-input .input-dims', 'batch, 3, 4');
+  await idle();
+  assert.equal(await text('#op-inferred'), 'float32 [batch, 12]');
+});
+
+test('model panel: an ONNX conformance model with its test data', async () => {
+  const dir = join(import.meta.dirname, '../../../shared/onnx-node-tests/node/test_gather_2d_indices');
+  await page.setInputFiles('#model-file', [join(dir, 'model.onnx'), join(dir, 'test_data_set_0/input_0.pb'),
+    join(dir, 'test_data_set_0/input_1.pb'), join(dir, 'test_data_set_0/output_0.pb')]);
+  await page.waitForSelector('#model-result .tensor.output', { timeout: 20000 });
+  await idle();
+  assert.match(await text('#model-summary'), /opset/i);
+  assert.match(await text('#model-nodes'), /Gather/);
+  assert.match(await text('#model-outputs-meta'), /float32/);
+  // The expected output, decoded here from output_0.pb.
+  const want = await tensorFromProtoBytes(readFileSync(join(dir, 'test_data_set_0/output_0.pb')));
+  const head = await text('#model-result .tensor.output .tensor-head');
+  assert.match(head, new RegExp(`\\[${want.tensor.dims.join(', ')}\\]`));
+  assert.match(head, /✓ matches output_0\.pb/);
+  const shown = numbers(await text('#model-result .tensor.output pre.values'));
+  const expected = Array.from(want.tensor.data).slice(0, shown.length);
+  assert.ok(shown.length >= Math.min(16, want.tensor.size), `values are shown (${shown.length})`);
+  shown.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 1e-3 * Math.max(1, Math.abs(expected[i])), `value ${i}: ${v} vs ${expected[i]}`));
+  await shot('model');
+
+  // A file that is not a model: an error in the model panel, and the op panel still runs.
+  await page.setInputFiles('#model-file', { name: 'broken.onnx', mimeType: 'application/octet-stream', buffer: Buffer.from([0x0a, 0xff, 0xff, 0x01]) });
+  await page.waitForFunction(() => document.querySelector('[data-error-for="model"]').textContent.trim() !== '');
+  assert.match(await text('[data-error-for="model"]'), /model|protobuf|parse/i);
+  await page.selectOption('#op-preset', { label: 'Gather rows (negative index)' });
+  await idle();
+  assert.deepEqual(numbers(await text('#op-output-values')), [5, 6, 1, 2]);
+});
+
+test('benchmark panel: onnx-wasm against a JS loop, identical outputs', async () => {
+  await page.selectOption('#op-preset', { label: 'Gather rows (negative index)' });
+  await idle();
+  await page.selectOption('#bench-size', '65536');
+  await page.selectOption('#bench-seconds', '1');
+  await page.click('#bench-start');
+  await page.waitForFunction(() => document.querySelector('#bench-panel').dataset.state === 'done', null, { timeout: 30000 });
+  const summary = await text('#bench-summary');
+  assert.match(summary, /identical ✓/);
+  assert.match(await text('#bench-wasm'), /GB\/s/);
+  assert.match(await text('#bench-js'), /GB\/s/);
+  await shot('bench');
+});
+
+test('no page errors along the way', () => {
+  assert.deepEqual(problems, []);
+});
