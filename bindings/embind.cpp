@@ -281,8 +281,9 @@ int max_opset() { return ow::kMaxOpset; }
 int threads() { return static_cast<int>(ow::parallel_planned_threads()); }
 void enable_threads() { ow::parallel_enable(); }
 bool threads_active() { return ow::parallel_threads() > 1; }
-// Bytes the allocator has handed out and not taken back (for leak and soak tests).
-double heap_used() { return static_cast<double>(mallinfo().uordblks); }
+// Bytes the allocator has handed out and not taken back (for leak and soak tests). mallinfo's
+// fields are int: read as unsigned, so that a heap above 2 GiB is not negative (wasm32 <= 4 GiB).
+double heap_used() { return static_cast<double>(static_cast<uint32_t>(mallinfo().uordblks)); }
 int min_opset() { return ow::kMinOpset; }
 
 }  // namespace

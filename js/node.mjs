@@ -1,6 +1,7 @@
 // runNode and inferShapes: normalize a node (plain or NodeProto-shaped) and its inputs, call the
 // C++ entry points, and turn a failed Status into a typed Error. No shape rules live here.
 import { errorFromStatus, invalidArgument } from './errors.mjs';
+import { OpsetError, ShapeError } from './generated/errors.mjs';
 import { getModule } from './runtime.mjs';
 import { Tensor, tensorFromHandle } from './tensor.mjs';
 import { typeById, typeByName } from './types.mjs';
@@ -65,9 +66,20 @@ export function normalizeNode(node) {
   return { opType, attrs };
 }
 
-function opsetOf(options) {
-  const opset = options?.opset ?? getModule().maxOpset();
+let knownOps = null;
+
+// The opset to pass to the binding. It takes an int32: an opset beyond that range (a model may
+// import opset 2^32 + 13) would wrap around to a supported one, so it is refused here (for an op
+// the registry has; of an unknown op the binding reports the op first, as for any opset).
+export function opsetOf(opType, options) {
+  const m = getModule();
+  const opset = options?.opset ?? m.maxOpset();
   if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
+  if (opset > 0x7fffffff || opset < -0x80000000) {
+    knownOps ??= new Set(m.opVersions().map((v) => v.op));
+    if (!knownOps.has(opType)) return 0;
+    throw new OpsetError(`${opType}: opset ${opset} is outside the supported range [${m.minOpset()}, ${m.maxOpset()}]`);
+  }
   return opset;
 }
 
@@ -76,7 +88,7 @@ function opsetOf(options) {
 export function runNode(node, inputs, options = {}) {
   const m = getModule();
   const { opType, attrs } = normalizeNode(node);
-  const opset = opsetOf(options);
+  const opset = opsetOf(opType, options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array of tensors');
   const temporaries = [];
   // Tensor-like inputs whose data is a view into wasm memory (another tensor's data): copying
@@ -134,11 +146,16 @@ function valueInfoOf(x, i) {
 export function inferShapes(node, inputs, options = {}) {
   const m = getModule();
   const { opType, attrs } = normalizeNode(node);
-  const opset = opsetOf(options);
+  const opset = opsetOf(opType, options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array');
   const r = m.inferNode(opType, opset, attrs, inputs.map(valueInfoOf));
   if (r.error) throw errorFromStatus(r.error);
-  return r.outputs.map((o) => ({ type: typeById(o.type).name, dims: o.dims }));
+  return r.outputs.map((o) => {
+    // As for run outputs (tensorFromHandle): no dims that JS numbers cannot hold exactly.
+    const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
+    if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(o.dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);
+    return { type: typeById(o.type).name, dims: o.dims };
+  });
 }
 
 // The registry table: every op version with its opset range, input types and attributes.

@@ -3,7 +3,7 @@
 // way; runNode is the one-off form. Memory: the PreparedNode owns a C++ object freed by dispose()
 // (or when garbage collected); the Tensors that run() returns belong to the caller.
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
-import { normalizeNode } from './node.mjs';
+import { normalizeNode, opsetOf } from './node.mjs';
 import { getModule } from './runtime.mjs';
 import { Tensor, tensorFromHandle } from './tensor.mjs';
 
@@ -19,8 +19,7 @@ export class PreparedNode {
   constructor(node, options = {}) {
     const m = getModule();
     const { opType, attrs } = normalizeNode(node);
-    const opset = options.opset ?? m.maxOpset();
-    if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
+    const opset = opsetOf(opType, options);
     const r = m.prepareNode(opType, opset, attrs);
     if (r.error) throw errorFromStatus(r.error);
     this.#node = r.ptr;

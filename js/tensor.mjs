@@ -3,6 +3,7 @@
 // grows. Memory: the Tensor owns one C++ tensor (an address, freed with tensorDelete);
 // dispose() frees it, and a FinalizationRegistry frees it if the Tensor is garbage collected first.
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
+import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 
@@ -235,4 +236,18 @@ export class Tensor {
   }
 }
 
-export const tensorFromHandle = (h) => Tensor[FROM_HANDLE](h);
+// An output of a run (or the handle's tensor is freed and a ShapeError thrown). Dims above
+// 2^53 - 1 cannot be held exactly by JS numbers; only a tensor of zero elements can have one (a
+// Reshape or Gather of an empty tensor), and it is refused as new Tensor refuses such dims.
+export function tensorFromHandle(h) {
+  const m = getModule();
+  if (m._ow_tensor_bytes(h) === 0) {   // no bytes: zero elements, or strings
+    const dims = Array.from({ length: m._ow_tensor_rank(h) }, (_, i) => m._ow_tensor_dim(h, i));
+    const i = dims.findIndex((d) => !Number.isSafeInteger(d));
+    if (i >= 0) {
+      m._ow_tensor_delete(h);
+      throw new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
+    }
+  }
+  return Tensor[FROM_HANDLE](h);
+}

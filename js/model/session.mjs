@@ -6,7 +6,7 @@
 // Memory: the session owns its initializers, constants and prepared nodes (release() frees
 // them); the Tensors that run() returns belong to the caller.
 import { invalidArgument, OnnxWasmError } from '../errors.mjs';
-import { UnsupportedOpError } from '../generated/errors.mjs';
+import { DisposedError, UnsupportedOpError } from '../generated/errors.mjs';
 import { inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
@@ -38,7 +38,9 @@ function constantTensor(node, external) {
   const a = node.attribute[0];
   if (node.attribute.length !== 1) throw modelError(`Constant '${node.output[0]}' must have exactly one value attribute, has ${node.attribute.length}`);
   switch (a.name) {
-    case 'value': return tensorFromProto(a.t, { external });
+    case 'value':
+      if (!a.t) throw modelError(`Constant '${node.output[0]}': attribute 'value' holds no tensor`);
+      return tensorFromProto(a.t, { external });
     case 'value_float': return new Tensor('float32', [a.f], []);
     case 'value_floats': return new Tensor('float32', Array.from(a.floats), [a.floats.length]);
     case 'value_int': return new Tensor('int64', [a.i], []);
@@ -147,7 +149,13 @@ export class InferenceSession {
         this.#initializers.set(init.name, t);
       }
       const declared = g.input.map(valueInfo);
-      this.#overridable = new Set(declared.filter((i) => this.#initializers.has(i.name)).map((i) => i.name));
+      // Graph inputs that are also initializers (overridable by a feed): declared and stored alike.
+      this.#overridable = new Map(declared.filter((i) => this.#initializers.has(i.name)).map((i) => [i.name, i]));
+      for (const [name, spec] of this.#overridable) {
+        const t = this.#initializers.get(name);
+        if (t.type !== spec.type || (spec.dims && (spec.dims.length !== t.dims.length || spec.dims.some((d, k) => typeof d === 'number' && d !== t.dims[k]))))
+          throw modelError(`graph input '${name}' is declared ${spec.type} [${(spec.dims ?? ['...']).map((d) => d ?? '?').join(', ')}] but its initializer is ${t.type} [${t.dims.join(', ')}]`);
+      }
       this.#inputs = declared.filter((i) => !this.#initializers.has(i.name));
 
       // What is known of every value: { type, dims, value? } (value: small constant int64 tensors).
@@ -161,24 +169,46 @@ export class InferenceSession {
       for (const i of declared) info.set(i.name, { type: i.type, dims: i.dims });
       for (const [name, t] of this.#initializers) if (!this.#overridable.has(name)) info.set(name, constInfo(t));
 
-      // Topological order (Kahn), with a clear error for a missing tensor or a cycle.
+      // Topological order, with a clear error for a missing tensor or a cycle.
+      // Every value is assigned once (ONNX graphs are in SSA form): a second producer is refused.
       const producer = new Map();
-      g.node.forEach((n, k) => n.output.forEach((o) => { if (o) producer.set(o, k); }));
+      const nodeName = (k) => `node '${g.node[k].name || g.node[k].opType}'`;
+      g.node.forEach((n, k) => n.output.forEach((o) => {
+        if (!o) return;
+        const earlier = producer.has(o) ? nodeName(producer.get(o)) : this.#initializers.has(o) ? 'an initializer' : info.has(o) ? 'a graph input' : null;
+        if (earlier) throw modelError(`value '${o}' is assigned twice: by ${earlier} and by ${nodeName(k)}`);
+        producer.set(o, k);
+      }));
+      // Depth-first with an explicit stack: a chain of any length neither overflows the call
+      // stack nor copies its path at every step. Entries: [node, next input, value that led here].
       const order = [];
-      const state = new Array(g.node.length).fill(0);
-      const visit = (k, path) => {
-        if (state[k] === 2) return;
-        if (state[k] === 1) throw modelError(`the graph has a cycle through node '${g.node[k].name || g.node[k].opType}' (${path.join(' -> ')})`);
-        state[k] = 1;
-        for (const input of g.node[k].input) {
+      const state = new Uint8Array(g.node.length);   // 0 unvisited, 1 on the stack, 2 done
+      for (let root = 0; root < g.node.length; ++root) {
+        if (state[root]) continue;
+        state[root] = 1;
+        const stack = [[root, 0, g.node[root].output[0] ?? '']];
+        while (stack.length) {
+          const top = stack[stack.length - 1];
+          const inputs = g.node[top[0]].input;
+          if (top[1] === inputs.length) {
+            state[top[0]] = 2;
+            order.push(top[0]);
+            stack.pop();
+            continue;
+          }
+          const input = inputs[top[1]++];
           if (!input || info.has(input)) continue;
-          if (!producer.has(input)) throw modelError(`node '${g.node[k].name || g.node[k].opType}' reads '${input}', which no input, initializer or node provides`);
-          visit(producer.get(input), [...path, input]);
+          if (!producer.has(input)) throw modelError(`${nodeName(top[0])} reads '${input}', which no input, initializer or node provides`);
+          const p = producer.get(input);
+          if (state[p] === 2) continue;
+          if (state[p] === 1) {
+            const path = stack.map((e) => e[2]).concat(input);
+            throw modelError(`the graph has a cycle through ${nodeName(p)} (${path.length > 32 ? ['...', ...path.slice(-32)].join(' -> ') : path.join(' -> ')})`);
+          }
+          state[p] = 1;
+          stack.push([p, 0, input]);
         }
-        state[k] = 2;
-        order.push(k);
-      };
-      g.node.forEach((_, k) => visit(k, [g.node[k].output[0] ?? '']));
+      }
 
       this.#steps = [];
       for (const k of order) {
@@ -252,7 +282,7 @@ export class InferenceSession {
     };
     for (const [name, t] of this.#initializers) base[at(name)] = t;
     const inputs = this.#inputs.map((spec) => ({ spec, slot: at(spec.name), symbolic: !!spec.dims?.some((d) => typeof d === 'string') }));
-    const overridable = new Map([...this.#overridable].map((name) => [name, at(name)]));
+    const overridable = new Map([...this.#overridable].map(([name, spec]) => [name, { slot: at(name), spec, symbolic: !!spec.dims?.some((d) => typeof d === 'string') }]));
     const steps = this.#steps.map((st) => ({ prepared: st.prepared, a: at(st.inputs[0]), b: st.inputs.length > 1 ? at(st.inputs[1]) : -1, out: at(st.output) }));
     const producedSlots = new Set(steps.map((st) => st.out));
     const outputs = this.#outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)) }));
@@ -266,12 +296,15 @@ export class InferenceSession {
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
   // `fetches` (names) selects outputs, or any other value of the graph.
   async run(feeds, fetches) {
-    if (this.#released) throw invalidArgument('this session was released');
+    if (this.#released) throw new DisposedError('this session was released');
     if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
     const plan = this.#plan;
+    // Names to fetch are checked before anything runs or is copied (nothing partial on error).
+    if (fetches !== undefined) for (const name of fetches) if (!plan.slot.has(name)) throw invalidArgument(`'${name}' is not a value of this model`);
     const slots = plan.base.slice();
     let temporaries = null, symbols = null;
-    const produced = [];
+    const produced = [], copies = [];
+    const copy = (t) => { const c = copyTensor(t); copies.push(c); return c; };
     try {
       const bind = (name, x, slot, spec, symbolic) => {
         let t = x;
@@ -290,7 +323,8 @@ export class InferenceSession {
       }
       for (const name in feeds) {
         if (plan.inputNames.has(name)) continue;
-        if (plan.overridable.has(name)) bind(name, feeds[name], plan.overridable.get(name), null, false);
+        const o = plan.overridable.get(name);
+        if (o) bind(name, feeds[name], o.slot, o.spec, o.symbolic);
         else throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
       }
       for (const st of plan.steps) {
@@ -299,9 +333,13 @@ export class InferenceSession {
         slots[st.out] = out;
       }
       const result = {};
+      // defineProperty: a value may be named '__proto__', which plain assignment would not store.
+      const put = (name, t) => Object.defineProperty(result, name, { value: t, enumerable: true, writable: true, configurable: true });
       if (fetches === undefined && plan.uniqueOutputs) {
-        for (const o of plan.outputs) result[o.name] = o.produced ? slots[o.slot] : copyTensor(slots[o.slot]);
-        for (const st of plan.steps) if (st.temporary) slots[st.out].dispose();
+        for (const o of plan.outputs) put(o.name, o.produced ? slots[o.slot] : copy(slots[o.slot]));
+        // Node outputs not returned are freed, each by itself: two nodes may write one slot
+        // (an empty output name), so the slots alone would miss the first one.
+        plan.steps.forEach((st, k) => { if (st.temporary || slots[st.out] !== produced[k]) produced[k].dispose(); });
         return result;
       }
       const given = new Set();
@@ -309,15 +347,17 @@ export class InferenceSession {
         const k = plan.slot.get(name);
         const t = k === undefined ? undefined : slots[k];
         if (!t) throw invalidArgument(`'${name}' is not a value of this model`);
+        if (Object.hasOwn(result, name)) continue;   // a name fetched twice is returned once
         // An output returned twice, or one that is an initializer, a Constant or a feed, is a
         // copy: the caller owns every tensor run() returns, and the session keeps its own.
-        result[name] = produced.includes(t) && !given.has(t) ? t : copyTensor(t);
+        put(name, produced.includes(t) && !given.has(t) ? t : copy(t));
         given.add(t);
       }
       for (const t of produced) if (!given.has(t)) t.dispose();
       return result;
     } catch (e) {
       for (const t of produced) t.dispose();
+      for (const t of copies) t.dispose();
       throw e;
     } finally {
       if (temporaries) for (const t of temporaries) t.dispose();
