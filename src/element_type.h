@@ -8,6 +8,7 @@ namespace onnxwasm {
 
 enum class ElementType : int32_t {
   Undefined = 0,
+// NOLINTNEXTLINE(bugprone-macro-parentheses): E names an enumerator, which cannot be parenthesized
 #define ONNX_ELEMENT_TYPE(E, js, onnx, id, bits, array) E = id,
 #include "element_types.def"
 #undef ONNX_ELEMENT_TYPE
@@ -48,7 +49,10 @@ class TypeSet {
   std::string describe() const;
 
  private:
-  static constexpr uint64_t bit(ElementType t) { return uint64_t{1} << static_cast<int>(t); }
+  // Ids outside [0, 63] (an invalid type from a caller) belong to no set.
+  static constexpr uint64_t bit(ElementType t) {
+    return static_cast<int>(t) >= 0 && static_cast<int>(t) < 64 ? uint64_t{1} << static_cast<int>(t) : 0;
+  }
   uint64_t bits_ = 0;
 };
 

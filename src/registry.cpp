@@ -71,7 +71,7 @@ const std::vector<OpVersion>& op_versions() {
 std::vector<std::string> supported_ops() {
   std::vector<std::string> ops;
   for (const OpVersion& v : op_versions())
-    if (std::find(ops.begin(), ops.end(), v.op) == ops.end()) ops.push_back(v.op);
+    if (std::find(ops.begin(), ops.end(), v.op) == ops.end()) ops.emplace_back(v.op);
   return ops;
 }
 
@@ -107,13 +107,16 @@ Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector
     if (in.types.contains(input_types[i])) continue;
     const std::string allowed = in.constraint[0] == 't' ? "input '" + std::string(in.name) + "' must be " + in.constraint
                                                         : std::string(in.constraint) + " must be one of " + in.types.describe();
+    // An error path, run once before returning:
+    // NOLINTBEGIN(performance-inefficient-string-concatenation)
     std::string msg = label + ": input " + std::to_string(i) + " ('" + in.name + "') has type tensor(" +
                       onnx_name(input_types[i]) + "), which " + label + " does not allow; " + allowed;
+    // NOLINTEND(performance-inefficient-string-concatenation)
     for (const OpVersion& later : op_versions())
       if (later.op == v.op && later.since > v.since && later.inputs.size() > i &&
           later.inputs[i].types.contains(input_types[i])) {
-        msg += " (tensor(" + std::string(onnx_name(input_types[i])) + ") needs opset " +
-               std::to_string(later.since) + " or later)";
+        msg.append(" (tensor(").append(onnx_name(input_types[i])).append(") needs opset ")
+            .append(std::to_string(later.since)).append(" or later)");
         break;
       }
     return Status(StatusCode::Type, msg);

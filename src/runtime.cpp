@@ -15,10 +15,14 @@ Status check_input_dims(const OpVersion& v, const std::vector<ValueInfo>& inputs
 Status check_output_sizes(const OpVersion& v, const std::vector<ValueInfo>& outputs) {
   for (const ValueInfo& o : outputs) {
     if (!o.fully_known()) continue;
+    // Counted as make_tensor counts: a zero dim makes an empty tensor even if the rest overflow.
+    bool zero = false, overflow = false;
     int64_t product = 1;
-    bool overflow = false;
-    for (const Dim& d : o.dims) overflow |= __builtin_mul_overflow(product, d.value, &product);
-    if (overflow)
+    for (const Dim& d : o.dims) {
+      zero |= d.value == 0;
+      overflow |= __builtin_mul_overflow(product, d.value, &product);
+    }
+    if (overflow && !zero)
       return Status(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " has an element count that overflows int64");
   }
@@ -32,6 +36,7 @@ Status infer_node(const std::string& op, int opset, const Attributes& attrs, con
   const OpVersion* v = nullptr;
   ONNXWASM_RETURN_IF_ERROR(resolve_op(op, opset, &v));
   std::vector<ElementType> types;
+  types.reserve(inputs.size());
   for (const ValueInfo& in : inputs) types.push_back(in.type);
   ONNXWASM_RETURN_IF_ERROR(check_node(*v, attrs, types));
   ONNXWASM_RETURN_IF_ERROR(check_input_dims(*v, inputs));
@@ -92,7 +97,7 @@ Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
       return Status(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " is not fully determined by the inputs");
   result_.clear();
-  const Status s = v.run(v, attrs_, inputs_, inferred_, &result_);
+  Status s = v.run(v, attrs_, inputs_, inferred_, &result_);
   if (s.is_ok()) *output = std::move(result_[0]);
   result_.clear();
   return s;

@@ -61,9 +61,9 @@ Status Buffer::allocate_strings(int64_t count, std::shared_ptr<Buffer>* out) {
 }
 
 int64_t Tensor::element_count() const {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
+  int64_t n = 0;
+  // As make_tensor counted: a zero dim makes 0 even when the other dims' product overflows.
+  return checked_product(dims, &n) ? n : 0;
 }
 
 static std::string shape_string(const std::vector<int64_t>& dims) {

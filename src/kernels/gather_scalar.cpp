@@ -8,20 +8,20 @@ namespace onnxwasm {
 namespace {
 
 template <size_t W>
-void xW_gather__scalar(size_t n, const uint32_t* idx, const void* src, void* dst) {
+void xW_gather_scalar(size_t n, const uint32_t* idx, const void* src, void* dst) {
   const uint8_t* s = static_cast<const uint8_t*>(src);
   uint8_t* d = static_cast<uint8_t*>(dst);
   for (size_t i = 0; i < n; ++i) std::memcpy(d + i * W, s + size_t{idx[i]} * W, W);
 }
 
-void slice_gather__scalar(size_t n, const uint32_t* idx, const void* src, size_t slice_bytes, void* dst) {
+void slice_gather_scalar(size_t n, const uint32_t* idx, const void* src, size_t slice_bytes, void* dst) {
   const uint8_t* s = static_cast<const uint8_t*>(src);
   uint8_t* d = static_cast<uint8_t*>(dst);
   for (size_t i = 0; i < n; ++i) std::memcpy(d + i * slice_bytes, s + size_t{idx[i]} * slice_bytes, slice_bytes);
 }
 
 template <typename T>
-size_t normalize__scalar(size_t n, const T* in, int64_t axis_dim, uint32_t* out) {
+size_t normalize_scalar(size_t n, const T* in, int64_t axis_dim, uint32_t* out) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t v = in[i];
     if (v < -axis_dim || v >= axis_dim) return i;
@@ -32,10 +32,10 @@ size_t normalize__scalar(size_t n, const T* in, int64_t axis_dim, uint32_t* out)
 
 const GatherKernels kScalar = {
     "scalar",
-    xW_gather__scalar<1>, xW_gather__scalar<2>, xW_gather__scalar<4>, xW_gather__scalar<8>, xW_gather__scalar<16>,
-    slice_gather__scalar,
-    normalize__scalar<int32_t>,
-    normalize__scalar<int64_t>,
+    xW_gather_scalar<1>, xW_gather_scalar<2>, xW_gather_scalar<4>, xW_gather_scalar<8>, xW_gather_scalar<16>,
+    slice_gather_scalar,
+    normalize_scalar<int32_t>,
+    normalize_scalar<int64_t>,
 };
 
 }  // namespace

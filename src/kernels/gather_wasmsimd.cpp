@@ -10,7 +10,7 @@
 namespace onnxwasm {
 namespace {
 
-void x8_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
+void x8_gather_wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
   const uint8_t* s = static_cast<const uint8_t*>(src);
   uint8_t* d = static_cast<uint8_t*>(dst);
   for (; n >= 16; n -= 16, idx += 16, d += 16) {
@@ -35,7 +35,7 @@ void x8_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* d
   for (size_t i = 0; i < n; ++i) d[i] = s[idx[i]];
 }
 
-void x16_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
+void x16_gather_wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
   const uint16_t* s = static_cast<const uint16_t*>(src);
   uint16_t* d = static_cast<uint16_t*>(dst);
   for (; n >= 8; n -= 8, idx += 8, d += 8) {
@@ -52,7 +52,7 @@ void x16_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* 
   for (size_t i = 0; i < n; ++i) std::memcpy(d + i, s + idx[i], 2);
 }
 
-void x32_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
+void x32_gather_wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
   const uint32_t* s = static_cast<const uint32_t*>(src);
   uint32_t* d = static_cast<uint32_t*>(dst);
   for (; n >= 8; n -= 8, idx += 8, d += 8) {
@@ -78,7 +78,7 @@ void x32_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* 
   for (size_t i = 0; i < n; ++i) std::memcpy(d + i, s + idx[i], 4);
 }
 
-void x64_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
+void x64_gather_wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
   const uint64_t* s = static_cast<const uint64_t*>(src);
   uint64_t* d = static_cast<uint64_t*>(dst);
   for (; n >= 4; n -= 4, idx += 4, d += 4) {
@@ -92,7 +92,7 @@ void x64_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* 
   for (size_t i = 0; i < n; ++i) std::memcpy(d + i, s + idx[i], 8);
 }
 
-void x128_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
+void x128_gather_wasmsimd(size_t n, const uint32_t* idx, const void* src, void* dst) {
   const uint8_t* s = static_cast<const uint8_t*>(src);
   uint8_t* d = static_cast<uint8_t*>(dst);
   for (; n >= 2; n -= 2, idx += 2, d += 32) {
@@ -105,7 +105,7 @@ void x128_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, void*
 }
 
 // Slices that are whole vectors and short copy with v128 loads; longer ones with memory.copy.
-void slice_gather__wasmsimd(size_t n, const uint32_t* idx, const void* src, size_t slice_bytes, void* dst) {
+void slice_gather_wasmsimd(size_t n, const uint32_t* idx, const void* src, size_t slice_bytes, void* dst) {
   const uint8_t* s = static_cast<const uint8_t*>(src);
   uint8_t* d = static_cast<uint8_t*>(dst);
   if (slice_bytes % 16 == 0 && slice_bytes <= 256) {
@@ -130,7 +130,7 @@ size_t normalize_tail(size_t i, size_t n, const T* in, int64_t axis_dim, uint32_
   return n;
 }
 
-size_t s32_normalize__wasmsimd(size_t n, const int32_t* in, int64_t axis_dim, uint32_t* out) {
+size_t s32_normalize_wasmsimd(size_t n, const int32_t* in, int64_t axis_dim, uint32_t* out) {
   if (axis_dim > INT32_MAX) return normalize_tail<int32_t>(0, n, in, axis_dim, out);
   const v128_t dim = wasm_i32x4_splat(static_cast<int32_t>(axis_dim));
   const v128_t neg_dim = wasm_i32x4_splat(static_cast<int32_t>(-axis_dim));
@@ -145,7 +145,7 @@ size_t s32_normalize__wasmsimd(size_t n, const int32_t* in, int64_t axis_dim, ui
   return normalize_tail<int32_t>(i, n, in, axis_dim, out);
 }
 
-size_t s64_normalize__wasmsimd(size_t n, const int64_t* in, int64_t axis_dim, uint32_t* out) {
+size_t s64_normalize_wasmsimd(size_t n, const int64_t* in, int64_t axis_dim, uint32_t* out) {
   const v128_t dim = wasm_i64x2_splat(axis_dim);
   const v128_t neg_dim = wasm_i64x2_splat(-axis_dim);
   const v128_t zero = wasm_i64x2_splat(0);
@@ -168,10 +168,10 @@ size_t s64_normalize__wasmsimd(size_t n, const int64_t* in, int64_t axis_dim, ui
 
 const GatherKernels kWasmSimd = {
     "wasmsimd",
-    x8_gather__wasmsimd, x16_gather__wasmsimd, x32_gather__wasmsimd, x64_gather__wasmsimd, x128_gather__wasmsimd,
-    slice_gather__wasmsimd,
-    s32_normalize__wasmsimd,
-    s64_normalize__wasmsimd,
+    x8_gather_wasmsimd, x16_gather_wasmsimd, x32_gather_wasmsimd, x64_gather_wasmsimd, x128_gather_wasmsimd,
+    slice_gather_wasmsimd,
+    s32_normalize_wasmsimd,
+    s64_normalize_wasmsimd,
 };
 
 }  // namespace

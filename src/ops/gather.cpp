@@ -23,7 +23,7 @@ Status gather_axis(const OpVersion& v, const Attributes& attrs, size_t rank, siz
 }
 
 // Gathers at least this large (output bytes) are split across threads.
-constexpr size_t kParallelBytes = 256 * 1024;
+constexpr size_t kParallelBytes = size_t{256} * 1024;
 
 // One Gather's copy, split into `parts` equal ranges of rows (by_rows) or of indices.
 struct GatherPlan {
@@ -95,9 +95,6 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   const Tensor& indices = *in[1];
   size_t axis = 0;
   ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data.dims.size(), &axis));
-  int64_t outer = 1, inner = 1;
-  for (size_t i = 0; i < axis; ++i) outer *= data.dims[i];
-  for (size_t i = axis + 1; i < data.dims.size(); ++i) inner *= data.dims[i];
   const int64_t axis_dim = data.dims[axis];
   const size_t n = static_cast<size_t>(indices.element_count());
 
@@ -110,6 +107,10 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   // Check (and, when there is anything to copy, normalize) every index before any write.
   const GatherKernels& k = gather_kernels_best();
   const bool copies = out_count > 0;
+  // Normalized indices are uint32: enough for wasm32, whose memory cannot hold a longer axis.
+  if (copies && axis_dim > (int64_t{1} << 32))
+    return Status(StatusCode::Shape, v.label() + ": axis " + std::to_string(axis) + " has size " +
+                                         std::to_string(axis_dim) + "; gathers support axes of at most 2^32 entries");
   uint32_t small[64];  // few indices: no allocation
   std::unique_ptr<uint32_t, FreeDeleter> heap_norm;
   uint32_t* norm = nullptr;
@@ -138,6 +139,11 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, out_dims, &result, /*zeroed=*/false));
   if (copies) {
+    // Nothing is empty here, so these products divide the data's element count: no overflow.
+    // (With an empty output they may overflow: data [2^62, 4, 0] gathered on axis 2.)
+    int64_t outer = 1, inner = 1;
+    for (size_t i = 0; i < axis; ++i) outer *= data.dims[i];
+    for (size_t i = axis + 1; i < data.dims.size(); ++i) inner *= data.dims[i];
     const uint32_t* idx = norm;
     if (data.is_string()) {
       const std::string* s = data.buffer->strings();

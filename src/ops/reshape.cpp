@@ -56,13 +56,15 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
   if (input.rank_known) {
     // Cancel symbols that stand on both sides, then compare (or solve with) the numeric rest.
     std::vector<bool> used(input.dims.size(), false);
-    bool output_numeric = true, overflow = false;
+    // A known 0 makes a side's product 0 even when its other dims overflow (as make_tensor counts).
+    bool output_numeric = true, out_overflow = false, out_zero = false;
     int64_t out_product = 1;
     for (size_t i = 0; i < result.dims.size(); ++i) {
       if (static_cast<int>(i) == minus_one) continue;
       const Dim& d = result.dims[i];
       if (d.is_known()) {
-        overflow |= __builtin_mul_overflow(out_product, d.value, &out_product);
+        out_overflow |= __builtin_mul_overflow(out_product, d.value, &out_product);
+        out_zero |= d.value == 0;
         continue;
       }
       bool matched = false;
@@ -71,19 +73,22 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
           if (!used[j] && input.dims[j] == d) used[j] = matched = true;
       if (!matched) output_numeric = false;
     }
-    bool input_numeric = true, cancelled = false;
+    bool input_numeric = true, cancelled = false, in_overflow = false, in_zero = false;
     int64_t in_product = 1;
     for (size_t j = 0; j < input.dims.size(); ++j) {
       if (used[j]) {
         cancelled = true;
         continue;
       }
-      if (input.dims[j].is_known())
-        overflow |= __builtin_mul_overflow(in_product, input.dims[j].value, &in_product);
-      else
+      if (input.dims[j].is_known()) {
+        in_overflow |= __builtin_mul_overflow(in_product, input.dims[j].value, &in_product);
+        in_zero |= input.dims[j].value == 0;
+      } else {
         input_numeric = false;
+      }
     }
-    if (overflow)
+    // With a zero, the product wrapped on overflow was then multiplied by 0: it is 0.
+    if ((out_overflow && !out_zero) || (in_overflow && !in_zero))
       return Status(StatusCode::Shape, label + ": the element count of " + input.shape_string() + " or of shape " +
                                            list_string(shape) + " overflows int64");
     if (input_numeric && output_numeric) {
@@ -134,7 +139,7 @@ Status infer_reshape_5(const OpVersion& v, const Attributes& attrs, const std::v
   ValueInfo result;
   result.type = in[0].type;
   if (shape.rank_known && shape.dims[0].is_known()) {
-    if (shape.dims[0].value > 1024 * 1024)
+    if (shape.dims[0].value > int64_t{1024} * 1024)
       return Status(StatusCode::Shape, v.label() + ": input 'shape' has " + std::to_string(shape.dims[0].value) +
                                            " values; an output rank that large is not supported");
     result.dims.assign(static_cast<size_t>(shape.dims[0].value), Dim::unknown());
