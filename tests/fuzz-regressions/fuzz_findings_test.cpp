@@ -1,0 +1,116 @@
+// The findings of the libFuzzer targets (fuzz/), each as a direct test of the C++ API, so that
+// they stay covered whatever the fuzzers' input encoding becomes. The crashing fuzz inputs
+// themselves are next to this file (tests/fuzz-regressions/<target>/, named like the sections
+// below); scripts/fuzz-native.sh builds this file with the sanitizers and runs it before fuzzing.
+// Catch2 v2, no main: fuzz/catch_main.cpp or tests/cpp/main.cpp provides it.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+
+#include "src/runtime.h"
+#include "src/tensor.h"
+
+using namespace onnxwasm;
+
+namespace {
+
+constexpr int64_t kHuge = int64_t{1} << 62;
+constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
+
+Tensor tensor(ElementType type, const std::vector<int64_t>& dims) {
+  Tensor t;
+  const Status s = make_tensor(type, dims, &t);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  return t;
+}
+
+Tensor int64s(const std::vector<int64_t>& values) {
+  Tensor t = tensor(ElementType::Int64, {static_cast<int64_t>(values.size())});
+  for (size_t i = 0; i < values.size(); ++i) reinterpret_cast<int64_t*>(t.buffer->data())[i] = values[i];
+  return t;
+}
+
+Attributes axis(int64_t a) {
+  Attributes attrs;
+  attrs.add(Attribute{"axis", AttrKind::Int, {a}, {}, {}});
+  return attrs;
+}
+
+// run_node, checked against infer_node on the same concrete shapes: both succeed with `dims`.
+void expect_run(const std::string& op, const Attributes& attrs, const std::vector<const Tensor*>& in,
+                const std::vector<int64_t>& dims) {
+  std::vector<Tensor> out;
+  const Status s = run_node(op, 13, attrs, in, &out);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].dims == dims);
+  CHECK(out[0].element_count() == 0);
+  std::vector<ValueInfo> infos;
+  for (const Tensor* t : in) infos.push_back(ValueInfo::of_dims(t->type, t->dims));
+  if (op == "Reshape") infos[1].int_values = std::vector<int64_t>(
+      reinterpret_cast<const int64_t*>(in[1]->buffer->data()),
+      reinterpret_cast<const int64_t*>(in[1]->buffer->data()) + in[1]->element_count());
+  std::vector<ValueInfo> inferred;
+  const Status is = infer_node(op, 13, attrs, infos, &inferred);
+  INFO(is.message());
+  REQUIRE(is.is_ok());
+  CHECK(inferred[0].shape_string() == ValueInfo::of_dims(in[0]->type, dims).shape_string());
+}
+
+}  // namespace
+
+// infer_fuzzer/typeset-contains-invalid-type-id: TypeSet::contains shifted 1 by the type id, UB
+// for an id outside [0, 63] (infer_node takes the type ids the caller gives).
+TEST_CASE("fuzz finding: an invalid element type id is refused, not shifted by") {
+  const TypeSet set = {ElementType::Float, ElementType::Int64};
+  for (int32_t id : {-2, -1, 64, 80, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()})
+    CHECK_FALSE(set.contains(static_cast<ElementType>(id)));
+  ValueInfo data;
+  data.type = static_cast<ElementType>(-2);
+  data.dims = {Dim::known(2)};
+  std::vector<ValueInfo> out;
+  const Status s = infer_node("Gather", 13, {}, {data, ValueInfo::of_dims(ElementType::Int64, {1})}, &out);
+  CHECK(s.code() == StatusCode::Type);
+  CHECK(out.empty());
+}
+
+// run_fuzzer/element-count-overflow-beside-zero-dim: Tensor::element_count multiplied the dims
+// in order, overflowing int64 (UB) before reaching the 0 of a tensor make_tensor had accepted.
+TEST_CASE("fuzz finding: an empty tensor with huge dims counts 0 elements") {
+  const Tensor t = tensor(ElementType::Float, {5, kHuge, 0, 0});
+  CHECK(t.element_count() == 0);
+  const Tensor data = tensor(ElementType::Float, {3, 2});
+  const Tensor indices = tensor(ElementType::Int64, {kHuge, 4, 0});
+  expect_run("Gather", axis(0), {&data, &indices}, {kHuge, 4, 0, 2});
+}
+
+// run_fuzzer/gather-empty-output-with-huge-dims: an empty output whose other dims multiply past
+// int64 was refused ("overflows int64"), though make_tensor accepts such a tensor.
+TEST_CASE("fuzz finding: Gather to an empty output with huge dims succeeds") {
+  const Tensor data = tensor(ElementType::Uint32, {3, 6, kI64Max - 250, 0});
+  Tensor index = tensor(ElementType::Int32, {});
+  *reinterpret_cast<int32_t*>(index.buffer->data()) = -3;
+  expect_run("Gather", axis(0), {&data, &index}, {6, kI64Max - 250, 0});
+}
+
+// run_fuzzer/gather-outer-product-overflow: run_gather multiplied the dims before the axis
+// (signed overflow, UB) even when the output is empty and nothing is copied.
+TEST_CASE("fuzz finding: Gather past huge leading dims of an empty tensor") {
+  const Tensor data = tensor(ElementType::Float, {kHuge, 4, 0});
+  const Tensor indices = tensor(ElementType::Int64, {0});
+  expect_run("Gather", axis(2), {&data, &indices}, {kHuge, 4, 0});
+}
+
+// run_fuzzer/reshape-empty-tensor-with-huge-dims: Reshape counted the elements of an empty input
+// (or shape) without letting its 0 win over the overflow of the other dims.
+TEST_CASE("fuzz finding: Reshape of an empty tensor with huge dims") {
+  const Tensor data = tensor(ElementType::Complex64, {kHuge, 3, 0, 3});
+  const Tensor same = int64s({kHuge, 3, 0, 3});
+  expect_run("Reshape", {}, {&data, &same}, {kHuge, 3, 0, 3});
+  const Tensor flat = tensor(ElementType::Float16, {1, 4294967295, kHuge, 0});
+  const Tensor minus_one = int64s({-1});
+  expect_run("Reshape", {}, {&flat, &minus_one}, {0});
+}
