@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, when it is missing: Debian's emscripten (em++),
-# cmake, g++, Catch2 and the ONNX 1.12 test data, and the npm packages. Idempotent and quick
+# cmake, g++, Catch2 and the ONNX 1.12 test data, and the npm packages; with --browser Chromium,
+# with --fuzz clang-14 and its libFuzzer runtime, with --lint clang-tidy-14 and cppcheck. Idempotent and quick
 # when everything is there. Runs as root (or with sudo) on Debian bookworm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,12 @@ command -v g++ >/dev/null || need+=(g++)
 for extra in "$@"; do
   case "$extra" in
     --browser) command -v chromium >/dev/null || need+=(chromium) ;;
-    --fuzz) [ -n "$(ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || need+=(libclang-rt-14-dev) ;;
+    --fuzz)
+      command -v clang++-14 >/dev/null || need+=(clang-14)
+      [ -n "$(ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || need+=(libclang-rt-14-dev) ;;
+    --lint)
+      command -v clang-tidy-14 >/dev/null || need+=(clang-tidy-14)
+      command -v cppcheck >/dev/null || need+=(cppcheck) ;;
   esac
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: the C++ unit tests natively under ASan/UBSan and as wasm under Node (ctest),
+# Every test: the C++ unit tests natively under ASan/UBSan and as wasm under Node (ctest), lint,
+# a fixed-seed fuzzing pass,
 # then the JS API tests (node --test) and the browser tests (headless Chromium). Expects scripts/build.sh --tests to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,10 @@ cmake --build build/native -j2
 ctest --test-dir build/native --output-on-failure
 echo "== C++ unit tests, wasm (SIMD kernels) under Node"
 ctest --test-dir build/wasm --output-on-failure
+echo "== Static analysis of src/ (clang-tidy, cppcheck)"
+bash scripts/lint.sh
+echo "== Fuzzing, the fixed-seed pass (libFuzzer, ASan + UBSan; npm run fuzz for longer runs)"
+bash scripts/fuzz-native.sh --quick
 echo "== JS API tests"
 node --test --test-reporter=spec tests/js/
 echo "== Browser tests: the playground, and the npm tarball without a bundler, with esbuild and with Vite (Chromium)"
