@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { startServer } from '../../examples/playground/server.mjs';
 import { init } from '../../js/index.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
+import { suiteRoots } from '../support/onnx-test-dir.mjs';
 import { artifacts, launchChromium, watchPage } from './support.mjs';
 
 let server, url, browser, page, problems;
@@ -132,7 +133,11 @@ test('symbolic dims: the inferred shape keeps the names the user writes', async 
 });
 
 test('model panel: an ONNX conformance model with its test data', async () => {
-  const dir = join(import.meta.dirname, '../../../shared/onnx-node-tests/node/test_gather_2d_indices');
+  // From ../shared/onnx-node-tests (ONNX 1.22), or Debian's libonnx-testdata (set-up installs it).
+  const roots = suiteRoots();
+  const root = roots['onnx-1.22'] ?? roots['onnx-1.12 (libonnx-testdata)'];
+  assert.ok(root, 'an ONNX conformance suite is installed');
+  const dir = join(root, 'node/test_gather_2d_indices');
   await page.setInputFiles('#model-file', [join(dir, 'model.onnx'), join(dir, 'test_data_set_0/input_0.pb'),
     join(dir, 'test_data_set_0/input_1.pb'), join(dir, 'test_data_set_0/output_0.pb')]);
   await page.waitForSelector('#model-result .tensor.output', { timeout: 20000 });
