@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/index.mjs';
+import { generateFeeds } from '../js/model/generate-feeds.mjs';
 import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
 import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
 import { parseNpy } from './npy.mjs';
@@ -45,34 +46,7 @@ function inspect(session, path) {
   });
 }
 
-// Generated feeds: values in range for Gather indices, [1, ..., 1, -1] for Reshape shapes.
-function generate(session, symbols) {
-  const feeds = {};
-  const resolved = new Map();
-  const concrete = (dims) => (dims ?? []).map((d) => (typeof d === 'number' ? d : d === null ? 1 : symbols[d] ?? 2));
-  for (const i of session.inputMetadata) resolved.set(i.name, concrete(i.shape));
-  const consumer = (name) => session.nodes.find((n) => n.inputs[1] === name && (n.opType === 'Gather' || n.opType === 'Reshape'));
-  for (const { name, type } of session.inputMetadata) {
-    const dims = resolved.get(name);
-    const size = dims.reduce((a, b) => a * b, 1);
-    const use = consumer(name);
-    let data;
-    if (use?.opType === 'Reshape' && type === 'int64') {
-      data = BigInt64Array.from({ length: size }, (_, i) => (i === size - 1 ? -1n : 1n));
-    } else if (use?.opType === 'Gather' && (type === 'int64' || type === 'int32')) {
-      const dataDims = resolved.get(use.inputs[0]) ?? concrete(session.valueInfo(use.inputs[0])?.dims);
-      const axis = use.attributes.axis ?? 0;
-      const n = dataDims[axis < 0 ? axis + dataDims.length : axis] ?? 1;
-      const vals = Array.from({ length: size }, (_, i) => (n > 0 ? (i * 7) % n : 0));
-      data = type === 'int64' ? BigInt64Array.from(vals, BigInt) : Int32Array.from(vals);
-    } else {
-      data = patterned(type, size);
-    }
-    feeds[name] = new Tensor(type, data, dims);
-  }
-  return feeds;
-}
-
+// Values for inputs that are not Gather indices or Reshape shapes: raw storage values.
 function patterned(type, size) {
   if (type === 'string') return Array.from({ length: size }, (_, i) => `s${i}`);
   const t = typeByName(type);
@@ -110,7 +84,7 @@ async function run(session, values) {
     const { type, data, dims } = parseNpy(readFileSync(m[2]), m[2]);
     feeds[m[1]] = new Tensor(type, data, dims);
   }
-  const generated = generate({ ...session, inputMetadata: session.inputMetadata.filter((i) => !(i.name in feeds)), nodes: session.nodes, valueInfo: (n) => session.valueInfo(n) }, symbols);
+  const generated = generateFeeds(session, session.inputMetadata.filter((i) => !(i.name in feeds)), symbols, patterned);
   Object.assign(feeds, generated);
   for (const [name, t] of Object.entries(feeds)) console.log(`input ${name}: ${t.type} ${shapeText(t.dims)}${name in generated ? ' (generated)' : ''} ${preview(t)}`);
 

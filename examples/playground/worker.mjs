@@ -6,6 +6,8 @@ import {
 } from '../../js/index.mjs';
 // The CLI reads test_data_set tensors the same way (bin/onnx-wasm.mjs); not part of the public API.
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
+// Generated inputs as `onnx-wasm run` makes them (symbols from the page), with patterned values.
+import { generateFeeds } from '../../js/model/generate-feeds.mjs';
 import { FieldError, formatElements, nest, parseDims, parseElements, sizeOf, toStorage } from './values.mjs';
 
 const SHOWN = 1000;   // values shown per tensor
@@ -255,34 +257,6 @@ function patterned(type, size) {
   return toStorage(type, els);
 }
 
-// Generated feeds, as `onnx-wasm run` makes them: symbols from the page (default 2, unknown 1),
-// Gather indices within range, Reshape shapes [1, ..., 1, -1], other inputs patterned.
-function generateFeeds(symbols) {
-  const concrete = (dims) => (dims ?? []).map((d) => (typeof d === 'number' ? d : d === null ? 1 : symbols[d] ?? 2));
-  const resolved = new Map(session.inputMetadata.map((i) => [i.name, concrete(i.shape)]));
-  const consumer = (name) => session.nodes.find((n) => n.inputs[1] === name && (n.opType === 'Gather' || n.opType === 'Reshape'));
-  const feeds = {};
-  for (const { name, type } of session.inputMetadata) {
-    const dims = resolved.get(name);
-    const size = sizeOf(dims);
-    const use = consumer(name);
-    let data;
-    if (use?.opType === 'Reshape' && type === 'int64') {
-      data = BigInt64Array.from({ length: size }, (_, i) => (i === size - 1 ? -1n : 1n));
-    } else if (use?.opType === 'Gather' && (type === 'int64' || type === 'int32')) {
-      const dataDims = resolved.get(use.inputs[0]) ?? concrete(session.valueInfo(use.inputs[0])?.dims);
-      const axis = use.attributes.axis ?? 0;
-      const n = dataDims[axis < 0 ? axis + dataDims.length : axis] ?? 1;
-      const vals = Array.from({ length: size }, (_, i) => (n > 0 ? (i * 7) % n : 0));
-      data = type === 'int64' ? BigInt64Array.from(vals, BigInt) : Int32Array.from(vals);
-    } else {
-      data = patterned(type, size);
-    }
-    feeds[name] = new Tensor(type, data, dims);
-  }
-  return feeds;
-}
-
 function bytesOf(t) {
   if (t.type === 'string') return new TextEncoder().encode(JSON.stringify(Array.from(t.data)));
   const d = t.data;
@@ -307,7 +281,7 @@ async function runModel({ symbols = {}, useTestData = true }) {
     testData.inputs.forEach(({ name, tensor }, k) => { feeds[name || session.inputNames[k]] = tensor; });
     generated = null;
   } else {
-    feeds = generateFeeds(symbols);
+    feeds = generateFeeds(session, session.inputMetadata, symbols, patterned);
     generated = feeds;
   }
   try {
