@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace onnxwasm {
@@ -22,12 +23,12 @@ class Attributes {
   Attributes() = default;
   explicit Attributes(std::vector<Attribute> list) : list_(std::move(list)) {}
   void add(Attribute a) { list_.push_back(std::move(a)); }
-  const Attribute* find(const std::string& name) const {
+  const Attribute* find(std::string_view name) const {
     for (const Attribute& a : list_)
       if (a.name == name) return &a;
     return nullptr;
   }
-  int64_t get_int(const std::string& name, int64_t fallback) const {
+  int64_t get_int(std::string_view name, int64_t fallback) const {
     const Attribute* a = find(name);
     return a && a->kind == AttrKind::Int && !a->ints.empty() ? a->ints[0] : fallback;
   }

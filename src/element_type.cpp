@@ -1,5 +1,7 @@
 #include "element_type.h"
 
+#include "checked_mul.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -28,7 +30,7 @@ bool storage_bytes(ElementType t, int64_t count, int64_t* bytes) {
   const ElementTypeInfo* info = element_type_info(static_cast<int32_t>(t));
   if (!info || count < 0) return false;
   int64_t bits = 0;
-  if (__builtin_mul_overflow(count, static_cast<int64_t>(info->bits), &bits)) return false;
+  if (mul_overflows(count, static_cast<int64_t>(info->bits), &bits)) return false;
   *bytes = bits / 8 + (bits % 8 != 0);
   return true;
 }

@@ -96,10 +96,10 @@ Status resolve_op(const std::string& op, int opset, const OpVersion** out) {
   return Status(StatusCode::Opset, op + ": no version is defined at opset " + std::to_string(opset));
 }
 
-Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector<ElementType>& input_types) {
-  const std::string label = v.label();
+Status check_input_types(const OpVersion& v, const std::vector<ElementType>& input_types) {
+  // The label is built on error paths only: this runs on every prepared run.
   if (input_types.size() != v.inputs.size())
-    return Status(StatusCode::Input, label + " takes " + std::to_string(v.inputs.size()) + " input" +
+    return Status(StatusCode::Input, v.label() + " takes " + std::to_string(v.inputs.size()) + " input" +
                                          (v.inputs.size() == 1 ? "" : "s") + ", got " +
                                          std::to_string(input_types.size()));
   for (size_t i = 0; i < v.inputs.size(); ++i) {
@@ -109,6 +109,7 @@ Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector
                                                         : std::string(in.constraint) + " must be one of " + in.types.describe();
     // An error path, run once before returning:
     // NOLINTBEGIN(performance-inefficient-string-concatenation)
+    const std::string label = v.label();
     std::string msg = label + ": input " + std::to_string(i) + " ('" + in.name + "') has type tensor(" +
                       onnx_name(input_types[i]) + "), which " + label + " does not allow; " + allowed;
     // NOLINTEND(performance-inefficient-string-concatenation)
@@ -121,6 +122,10 @@ Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector
       }
     return Status(StatusCode::Type, msg);
   }
+  return Status::ok();
+}
+
+Status check_attributes(const OpVersion& v, const Attributes& attrs) {
   for (const Attribute& a : attrs.list()) {
     const AttrSpec* spec = nullptr;
     for (const AttrSpec& s : v.attributes)
@@ -128,18 +133,23 @@ Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector
     if (!spec) {
       std::string allowed;
       for (const AttrSpec& s : v.attributes) allowed += (allowed.empty() ? "" : ", ") + std::string(s.name);
-      return Status(StatusCode::Attribute, label + " has no attribute '" + a.name + "'; it allows " +
+      return Status(StatusCode::Attribute, v.label() + " has no attribute '" + a.name + "'; it allows " +
                                                (allowed.empty() ? std::string("none") : allowed));
     }
     if (spec->kind != a.kind)
-      return Status(StatusCode::Attribute, label + ": attribute '" + a.name + "' must be " +
+      return Status(StatusCode::Attribute, v.label() + ": attribute '" + a.name + "' must be " +
                                                attr_kind_name(spec->kind) + ", got " + attr_kind_name(a.kind));
   }
   for (const AttrSpec& s : v.attributes)
     if (s.required && !attrs.find(s.name))
-      return Status(StatusCode::Attribute, label + ": attribute '" + s.name + "' (" + attr_kind_name(s.kind) +
+      return Status(StatusCode::Attribute, v.label() + ": attribute '" + s.name + "' (" + attr_kind_name(s.kind) +
                                                ") is required");
   return Status::ok();
+}
+
+Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector<ElementType>& input_types) {
+  ONNXWASM_RETURN_IF_ERROR(check_input_types(v, input_types));
+  return check_attributes(v, attrs);
 }
 
 }  // namespace onnxwasm

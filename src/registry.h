@@ -59,7 +59,10 @@ std::vector<std::string> supported_ops();
 // The newest version of `op` whose since is not above `opset`.
 Status resolve_op(const std::string& op, int opset, const OpVersion** out);
 
-// Checks input count, input types and attribute names/kinds against the version.
+// Checks input count, input types and attribute names/kinds against the version: the types
+// first (check_input_types), then the attributes (check_attributes).
 Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector<ElementType>& input_types);
+Status check_input_types(const OpVersion& v, const std::vector<ElementType>& input_types);
+Status check_attributes(const OpVersion& v, const Attributes& attrs);
 
 }  // namespace onnxwasm

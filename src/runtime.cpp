@@ -1,5 +1,7 @@
 #include "runtime.h"
 
+#include "checked_mul.h"
+
 namespace onnxwasm {
 namespace {
 
@@ -20,7 +22,7 @@ Status check_output_sizes(const OpVersion& v, const std::vector<ValueInfo>& outp
     int64_t product = 1;
     for (const Dim& d : o.dims) {
       zero |= d.value == 0;
-      overflow |= __builtin_mul_overflow(product, d.value, &product);
+      overflow |= mul_overflows(product, d.value, &product);
     }
     if (overflow && !zero)
       return Status(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
@@ -62,6 +64,9 @@ Status PreparedOp::prepare(const std::string& op, int opset, Attributes attrs, P
   const OpVersion* v = nullptr;
   ONNXWASM_RETURN_IF_ERROR(resolve_op(op, opset, &v));
   out->v_ = v;
+  // Attributes do not change between runs: a run checks them again only if they failed here,
+  // to report the error in check_node's order (input types first).
+  out->attrs_ok_ = check_attributes(*v, attrs).is_ok();
   out->attrs_ = std::move(attrs);
   return Status::ok();
 }
@@ -73,7 +78,8 @@ Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
     if (!inputs[i]) return Status(StatusCode::Input, v.label() + ": input " + std::to_string(i) + " is missing");
     types_.push_back(inputs[i]->type);
   }
-  ONNXWASM_RETURN_IF_ERROR(check_node(v, attrs_, types_));
+  ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
+  if (!attrs_ok_) ONNXWASM_RETURN_IF_ERROR(check_attributes(v, attrs_));
   inputs_.assign(inputs, inputs + n);
   infos_.resize(n);
   for (size_t i = 0; i < n; ++i) {

@@ -29,6 +29,7 @@ class PreparedOp {
  private:
   const OpVersion* v_ = nullptr;
   Attributes attrs_;
+  bool attrs_ok_ = false;
   std::vector<ElementType> types_;
   std::vector<const Tensor*> inputs_;
   std::vector<ValueInfo> infos_;

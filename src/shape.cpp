@@ -1,4 +1,5 @@
 #include "shape.h"
+#include "checked_mul.h"
 
 namespace onnxwasm {
 
@@ -35,7 +36,7 @@ Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* ov
   for (size_t i = begin; i < end; ++i) {
     const Dim& d = dims[i];
     if (d.is_known()) {
-      if (__builtin_mul_overflow(product, d.value, &product)) *overflow = true;
+      if (mul_overflows(product, d.value, &product)) *overflow = true;
     } else {
       ++not_known;
       if (d.kind == Dim::Kind::Symbol) only_symbol = &d;
@@ -57,7 +58,7 @@ bool checked_product(const std::vector<int64_t>& dims, int64_t* out) {
   // A zero dim makes the product 0 whatever the others are, even if their product overflows.
   if (!zero)
     for (int64_t d : dims)
-      if (__builtin_mul_overflow(p, d, &p)) return false;
+      if (mul_overflows(p, d, &p)) return false;
   *out = zero ? 0 : p;
   return true;
 }

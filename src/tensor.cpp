@@ -1,6 +1,7 @@
 #include "tensor.h"
 
 #include "shape.h"
+#include "checked_mul.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -42,7 +43,7 @@ Status Buffer::allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out, bool 
 
 Status Buffer::allocate_strings(int64_t count, std::shared_ptr<Buffer>* out) {
   int64_t bytes = 0;
-  if (count < 0 || __builtin_mul_overflow(count, static_cast<int64_t>(sizeof(std::string)), &bytes))
+  if (count < 0 || mul_overflows(count, static_cast<int64_t>(sizeof(std::string)), &bytes))
     bytes = -1;
   void* p = bytes < 0 ? nullptr : aligned_bytes(bytes);
   if (!p)
@@ -90,14 +91,14 @@ Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* c
   return Status::ok();
 }
 
-Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* out, bool zeroed) {
+Status make_tensor(ElementType type, std::vector<int64_t> dims, Tensor* out, bool zeroed) {
   if (!element_type_info(static_cast<int32_t>(type)))
     return Status(StatusCode::Type, "unknown element type id " + std::to_string(static_cast<int>(type)));
   int64_t count = 0, bytes = 0;
   ONNXWASM_RETURN_IF_ERROR(check_dims(type, dims, &count, &bytes));
   Tensor t;
   t.type = type;
-  t.dims = dims;
+  t.dims = std::move(dims);
   if (type == ElementType::String)
     ONNXWASM_RETURN_IF_ERROR(Buffer::allocate_strings(count, &t.buffer));
   else

@@ -47,7 +47,7 @@ struct Tensor {
 
 // A new tensor with zeroed (or empty-string) storage. Checks the type, the dims (non-negative,
 // product within int64) and the allocation. `zeroed` false skips zeroing numeric storage.
-Status make_tensor(ElementType type, const std::vector<int64_t>& dims, Tensor* out, bool zeroed = true);
+Status make_tensor(ElementType type, std::vector<int64_t> dims, Tensor* out, bool zeroed = true);
 
 // Dims, element count and byte size, checked: used by make_tensor and by shape inference.
 Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* count, int64_t* bytes);

@@ -137,7 +137,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   }
 
   Tensor result;
-  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, out_dims, &result, /*zeroed=*/false));
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, std::move(out_dims), &result, /*zeroed=*/false));
   if (copies) {
     // Nothing is empty here, so these products divide the data's element count: no overflow.
     // (With an empty output they may overflow: data [2^62, 4, 0] gathered on axis 2.)

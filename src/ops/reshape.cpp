@@ -3,6 +3,7 @@
 // A 0 copies the input dimension (unless allowzero=1), at most one -1 is solved from the element
 // count, an empty shape makes a scalar, and the element counts must match.
 #include "ops.h"
+#include "../checked_mul.h"
 
 namespace onnxwasm {
 namespace {
@@ -63,7 +64,7 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
       if (static_cast<int>(i) == minus_one) continue;
       const Dim& d = result.dims[i];
       if (d.is_known()) {
-        out_overflow |= __builtin_mul_overflow(out_product, d.value, &out_product);
+        out_overflow |= mul_overflows(out_product, d.value, &out_product);
         out_zero |= d.value == 0;
         continue;
       }
@@ -81,7 +82,7 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
         continue;
       }
       if (input.dims[j].is_known()) {
-        in_overflow |= __builtin_mul_overflow(in_product, input.dims[j].value, &in_product);
+        in_overflow |= mul_overflows(in_product, input.dims[j].value, &in_product);
         in_zero |= input.dims[j].value == 0;
       } else {
         input_numeric = false;
