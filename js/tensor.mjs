@@ -8,10 +8,29 @@ import { getModule } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
+const REGISTER = Symbol('register');
 let stringWrites = 0;   // writes through any string tensor's data array (see #stringArray)
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule()._ow_tensor_delete(ptr))
   : null;
+
+// Registering with the FinalizationRegistry costs about 0.4 µs, as much as a whole tiny Gather,
+// and most tensors (run outputs) are disposed in the task that made them. So new tensors wait
+// here and are registered at the end of the task (a timer), or as soon as 256 wait, unless
+// disposed by then. Finalizers run between tasks anyway: a tensor dropped without dispose() is
+// still freed once collected, at most one task or 256 tensors later.
+let unregistered = [];
+let flushTimer = null;
+function registerLater(t) {
+  if (unregistered.push(t) >= 256) registerWaiting();
+  else flushTimer ??= setTimeout(registerWaiting, 0);
+}
+function registerWaiting() {
+  if (flushTimer !== null) { clearTimeout(flushTimer); flushTimer = null; }
+  const list = unregistered;
+  unregistered = [];
+  for (const t of list) Tensor[REGISTER](t);
+}
 
 function checkDims(dims) {
   if (!Array.isArray(dims) && !ArrayBuffer.isView(dims)) throw invalidArgument(`dims must be an array of integers, got ${typeof dims}`);
@@ -71,9 +90,11 @@ export class Tensor {
   #ptr = 0;
   #type;
   #dims;
+  #disposedDims = null;
   #size;
   #view = null;
   #strings = null;
+  #registered = false;
 
   // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length].
   constructor(type, data, dims) {
@@ -121,12 +142,18 @@ export class Tensor {
     return new Tensor(FROM_HANDLE, ptr);
   }
 
+  static [REGISTER](t) {
+    if (!t.#ptr || t.#registered) return;
+    finalizer.register(t, t.#ptr, t);
+    t.#registered = true;
+  }
+
   #adopt(ptr) {
     this.#ptr = ptr;
     this.#type = typeById(getModule()._ow_tensor_type(ptr));
     this.#dims = null;   // read from the handle on first use: outputs are often consumed by dims-blind code
     this.#size = -1;
-    finalizer?.register(this, ptr, this);
+    if (finalizer) registerLater(this);
   }
 
   #live() {
@@ -136,13 +163,15 @@ export class Tensor {
 
   get type() { return this.#type.name; }
   get dims() {
-    if (!this.#dims) {
-      const m = getModule(), p = this.#ptr;
-      const dims = new Array(m._ow_tensor_rank(p));
-      for (let i = 0; i < dims.length; ++i) dims[i] = m._ow_tensor_dim(p, i);
-      this.#dims = Object.freeze(dims);
-    }
+    this.#dims ??= Object.freeze(this.#ptr ? this.#readDims() : this.#disposedDims);
     return this.#dims;
+  }
+
+  #readDims() {
+    const m = getModule(), p = this.#ptr;
+    const dims = new Array(m._ow_tensor_rank(p));
+    for (let i = 0; i < dims.length; ++i) dims[i] = m._ow_tensor_dim(p, i);
+    return dims;
   }
 
   get size() {
@@ -227,8 +256,9 @@ export class Tensor {
 
   dispose() {
     if (!this.#ptr) return;
-    finalizer?.unregister(this);
-    this.dims;   // keep dims (and the error messages that name them) readable after dispose
+    if (this.#registered) finalizer.unregister(this);
+    // Keep dims (and the error messages that name them) readable after dispose.
+    if (!this.#dims) this.#disposedDims = this.#readDims();
     getModule()._ow_tensor_delete(this.#ptr);
     this.#ptr = 0;
     this.#view = null;
