@@ -90,6 +90,20 @@ function plainAttributes(node) {
   return out;
 }
 
+// A feed given as { type, data, dims }: a temporary Tensor, disposed after the run.
+function feedTensor(name, x) {
+  if (!x || typeof x !== 'object' || !('type' in x) || !('data' in x)) throw invalidArgument(`feed '${name}' is not a tensor`);
+  return new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
+}
+
+const shapeText = (dims) => `[${dims.map((d) => d ?? '?').join(', ')}]`;
+
+// Plain assignment, except for a value named '__proto__', which assignment would not store.
+function setResult(result, name, t) {
+  if (name === '__proto__') Object.defineProperty(result, name, { value: t, enumerable: true, writable: true, configurable: true });
+  else result[name] = t;
+}
+
 function copyTensor(t) {
   const data = t.type === 'string' ? Array.from(t.data) : t.data.slice();
   return new Tensor(t.type, data, Array.from(t.dims));
@@ -295,6 +309,7 @@ export class InferenceSession {
 
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
   // `fetches` (names) selects outputs, or any other value of the graph.
+  // This is the hot path of a small model: no closures, no strings built unless there is an error.
   async run(feeds, fetches) {
     if (this.#released) throw new DisposedError('this session was released');
     if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
@@ -302,30 +317,25 @@ export class InferenceSession {
     // Names to fetch are checked before anything runs or is copied (nothing partial on error).
     if (fetches !== undefined) for (const name of fetches) if (!plan.slot.has(name)) throw invalidArgument(`'${name}' is not a value of this model`);
     const slots = plan.base.slice();
-    let temporaries = null, symbols = null;
-    const produced = [], copies = [];
-    const copy = (t) => { const c = copyTensor(t); copies.push(c); return c; };
+    const produced = [];
+    let temporaries = null, copies = null, symbols = null;
     try {
-      const bind = (name, x, slot, spec, symbolic) => {
-        let t = x;
-        if (!(x instanceof Tensor)) {
-          if (!x || typeof x !== 'object' || !('type' in x) || !('data' in x)) throw invalidArgument(`feed '${name}' is not a tensor`);
-          t = new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
-          (temporaries ??= []).push(t);
-        }
-        if (spec) this.#check(name, t, spec, symbolic ? (symbols ??= new Map()) : null);
-        slots[slot] = t;
-      };
       for (const { spec, slot, symbolic } of plan.inputs) {
-        const x = feeds[spec.name];
-        if (x === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} [${(spec.dims ?? []).map((d) => d ?? '?').join(', ')}])`);
-        bind(spec.name, x, slot, spec, symbolic);
+        let t = feeds[spec.name];
+        if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} [${(spec.dims ?? []).map((d) => d ?? '?').join(', ')}])`);
+        if (!(t instanceof Tensor)) (temporaries ??= []).push(t = feedTensor(spec.name, t));
+        this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
+        slots[slot] = t;
       }
+      // Feeds beyond the graph inputs: initializers that may be overridden, or an error.
       for (const name in feeds) {
         if (plan.inputNames.has(name)) continue;
         const o = plan.overridable.get(name);
-        if (o) bind(name, feeds[name], o.slot, o.spec, o.symbolic);
-        else throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
+        if (!o) throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
+        let t = feeds[name];
+        if (!(t instanceof Tensor)) (temporaries ??= []).push(t = feedTensor(name, t));
+        if (o.spec) this.#check(name, t, o.spec, o.symbolic ? (symbols ??= new Map()) : null);
+        slots[o.slot] = t;
       }
       for (const st of plan.steps) {
         const out = st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
@@ -333,13 +343,16 @@ export class InferenceSession {
         slots[st.out] = out;
       }
       const result = {};
-      // defineProperty: a value may be named '__proto__', which plain assignment would not store.
-      const put = (name, t) => Object.defineProperty(result, name, { value: t, enumerable: true, writable: true, configurable: true });
       if (fetches === undefined && plan.uniqueOutputs) {
-        for (const o of plan.outputs) put(o.name, o.produced ? slots[o.slot] : copy(slots[o.slot]));
+        for (const o of plan.outputs) {
+          let t = slots[o.slot];
+          if (!o.produced) (copies ??= []).push(t = copyTensor(t));
+          setResult(result, o.name, t);
+        }
         // Node outputs not returned are freed, each by itself: two nodes may write one slot
         // (an empty output name), so the slots alone would miss the first one.
-        plan.steps.forEach((st, k) => { if (st.temporary || slots[st.out] !== produced[k]) produced[k].dispose(); });
+        const steps = plan.steps;
+        for (let k = 0; k < steps.length; ++k) if (steps[k].temporary || slots[steps[k].out] !== produced[k]) produced[k].dispose();
         return result;
       }
       const given = new Set();
@@ -350,14 +363,16 @@ export class InferenceSession {
         if (Object.hasOwn(result, name)) continue;   // a name fetched twice is returned once
         // An output returned twice, or one that is an initializer, a Constant or a feed, is a
         // copy: the caller owns every tensor run() returns, and the session keeps its own.
-        put(name, produced.includes(t) && !given.has(t) ? t : copy(t));
+        let out = t;
+        if (!produced.includes(t) || given.has(t)) (copies ??= []).push(out = copyTensor(t));
+        setResult(result, name, out);
         given.add(t);
       }
       for (const t of produced) if (!given.has(t)) t.dispose();
       return result;
     } catch (e) {
       for (const t of produced) t.dispose();
-      for (const t of copies) t.dispose();
+      if (copies) for (const t of copies) t.dispose();
       throw e;
     } finally {
       if (temporaries) for (const t of temporaries) t.dispose();
@@ -367,17 +382,19 @@ export class InferenceSession {
   // A feed against its graph input: type, rank, fixed dims, and one value per symbol.
   #check(name, t, spec, symbols) {
     if (t.type !== spec.type) throw invalidArgument(`input '${name}' must be ${spec.type}, got ${t.type}`);
-    if (!spec.dims) return;
+    const want = spec.dims;
+    if (!want) return;
     const dims = t.dims;
-    const shape = `[${spec.dims.map((d) => d ?? '?').join(', ')}]`;
-    if (dims.length !== spec.dims.length) throw invalidArgument(`input '${name}' must have rank ${spec.dims.length} ${shape}, got dims [${dims.join(', ')}]`);
-    spec.dims.forEach((d, i) => {
-      if (typeof d === 'number' && dims[i] !== d) throw invalidArgument(`input '${name}' dimension ${i} must be ${d} ${shape}, got ${dims[i]}`);
-      if (typeof d === 'string' && symbols) {
+    if (dims.length !== want.length) throw invalidArgument(`input '${name}' must have rank ${want.length} ${shapeText(want)}, got dims [${dims.join(', ')}]`);
+    for (let i = 0; i < want.length; ++i) {
+      const d = want[i];
+      if (typeof d === 'number') {
+        if (dims[i] !== d) throw invalidArgument(`input '${name}' dimension ${i} must be ${d} ${shapeText(want)}, got ${dims[i]}`);
+      } else if (typeof d === 'string' && symbols) {
         if (symbols.has(d) && symbols.get(d) !== dims[i]) throw invalidArgument(`input '${name}' dimension ${i} ('${d}') is ${dims[i]}, but '${d}' is ${symbols.get(d)} in another input`);
         symbols.set(d, dims[i]);
       }
-    });
+    }
   }
 
   async release() {
