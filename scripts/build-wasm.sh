@@ -24,6 +24,7 @@ emcmake cmake -S . -B build/wasm-threads -DONNXWASM_THREADS=ON -DONNXWASM_SUFFIX
 cmake --build build/wasm-threads -j2 2>&1 | { grep -v "Wpthreads-mem-growth" || true; }
 mkdir -p dist/threads
 cp build/wasm-threads/onnx-wasm-threads.{js,wasm,worker.js} dist/threads/
+node scripts/patch-threads-glue.mjs dist/threads/onnx-wasm-threads.js
 echo '{ "type": "commonjs" }' > dist/threads/package.json
-{ cat build/wasm-threads/onnx-wasm-threads.js; echo; echo 'export default createOnnxWasmModule;'; } > dist/threads/onnx-wasm-threads.mjs
+{ cat dist/threads/onnx-wasm-threads.js; echo; echo 'export default createOnnxWasmModule;'; } > dist/threads/onnx-wasm-threads.mjs
 node scripts/gen-constants.mjs

@@ -3,6 +3,7 @@
 // external data (the caller resolves location/offset/length to bytes). No protobuf decoding here:
 // protos come from onnx-buf (@bufbuild/protobuf), loaded on first use (loadProto).
 import { ModelError } from '../generated/errors.mjs';
+import { importProto } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
 import { arrayClass, storageLength, typeById } from '../types.mjs';
 
@@ -11,7 +12,7 @@ const utf8 = new TextDecoder();
 let proto = null;
 // The bundled protobuf runtime and ONNX schemas (dist/proto.mjs, built from js/model/proto.mjs).
 export function loadProto() {
-  proto ??= import('../../dist/proto.mjs');
+  proto ??= importProto();
   return proto;
 }
 
