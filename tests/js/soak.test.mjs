@@ -57,6 +57,36 @@ if (typeof globalThis.gc !== 'function') {
     });
   });
 
+  // Tensors are registered with the FinalizationRegistry at the end of the task that made them,
+  // or as soon as 256 wait (js/tensor.mjs): both ways a dropped tensor is freed by the collector.
+  describe('tensors dropped without dispose() are freed: registered at the end of the task or after 256', () => {
+    const drop = (n) => { for (let i = 0; i < n; ++i) new Tensor('float32', new Float32Array(1000), [1000]); };
+    test('dropped in one task, collected after it ends', async () => {
+      const before = await settle();
+      drop(100);
+      assert.ok(memoryStats().heapUsed >= before + 100 * 4000);
+      assert.equal(await settle(before), before);
+    });
+    test('dropped in a loop that never leaves its task: the first 512 of 600 are registered in it', async () => {
+      const before = await settle();
+      drop(600);
+      const full = memoryStats().heapUsed, each = (full - before) / 600;
+      // gc() before this task ends: only tensors already registered (two batches of 256) can be
+      // collected; their finalizers run once the task ends. The other 88 are registered by then too.
+      globalThis.gc();
+      await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => setTimeout(r, 0));
+      const freed = Math.round((full - memoryStats().heapUsed) / each);
+      assert.ok(freed >= 512, `${freed} of 600 freed by the first collection`);
+      assert.equal(await settle(before), before);
+    });
+    test('a tensor disposed in the task that made it is freed at once by dispose()', () => {
+      const before = memoryStats().heapUsed;
+      for (let i = 0; i < 1000; ++i) new Tensor('float32', new Float32Array(1000), [1000]).dispose();
+      assert.equal(memoryStats().heapUsed, before);
+    });
+  });
+
   describe('a use after dispose is a DisposedError, never a read of freed memory', () => {
     const chain = handMadeModels().find((m) => m.name === 'hand/chain').bytes;
     const disposed = (type = 'float32', data = [1, 2, 3, 4], dims = [2, 2]) => { const t = new Tensor(type, data, dims); t.dispose(); return t; };
