@@ -63,9 +63,11 @@ for (const c of benchCases({ small: quick })) {
   oWeb.dispose?.();
   oOurs.dispose();
 
+  // ORT's slow cases (tens of ms a run) get few runs; every onnx-wasm case is warmed up for
+  // 300 ms, so that the JIT has compiled its path (a view op is a few µs: 10 runs leave it cold).
   const big = (c.ortWebUs ?? 0) > 20000;
   const opts = big ? { warmup: 2, budgetMs: quick ? 300 : 2500, max: 30 } : { warmup: 20, budgetMs: quick ? 300 : 2000, max: 20000 };
-  const usOurs = await time(async () => { const r = await sOurs.run(feedsOurs); r.out.dispose(); }, { ...opts, warmup: opts.warmup * 5, max: big ? 300 : opts.max });
+  const usOurs = await time(async () => { const r = await sOurs.run(feedsOurs); r.out.dispose(); }, { warmup: 100, warmupMs: quick ? 100 : 300, budgetMs: quick ? 300 : 2000, max: 20000 });
   const usWeb = await time(async () => { const r = await sWeb.run(feedsWeb); r.out.dispose?.(); }, opts);
   const usNode = await time(() => sNode.run(feedsNode), opts);
 
