@@ -3,9 +3,9 @@
 //
 // Tensors and prepared nodes cross the boundary as plain addresses of C++ objects, so that a run
 // costs a few integer calls and no Embind class wrappers (the hot path of InferenceSession.run).
-// Memory: every tensor address returned to JS (createTensor, runNode, nodeRun1/2) is owned by JS
-// and must be freed once with tensorDelete (Tensor.dispose() in js/); every node address from
-// prepareNode with nodeDelete. A tensor holds a shared_ptr to its buffer, so a Reshape/Flatten
+// Memory: every tensor address returned to JS (ow_tensor_create, runNode, ow_node_run1/2) is owned by
+// JS and must be freed once with ow_tensor_delete (Tensor.dispose() in js/); every node address
+// from prepareNode with nodeDelete. A tensor holds a shared_ptr to its buffer, so a Reshape/Flatten
 // output keeps its input's data alive after the input is deleted.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
@@ -14,6 +14,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <new>
 #include <string>
 #include <vector>
@@ -111,16 +112,64 @@ ow::Attributes to_attributes(const val& list) {
   return attrs;
 }
 
-// A new zeroed tensor: { ptr } or { error }. The caller fills it through tensorData/tensorSetString.
-val create_tensor(int type_id, val dims) {
+// The Status of the last C export that failed (returned 0): read once by JS with lastError().
+ow::Status g_last_error;
+
+uintptr_t fail(ow::Status s) {
+  g_last_error = std::move(s);
+  return 0;
+}
+
+// { code, message } of the last failed C export, which is then cleared (its message freed).
+val last_error() {
+  const ow::Status s = std::move(g_last_error);
+  g_last_error = ow::Status();
+  val e = val::object();
+  e.set("code", std::string(ow::status_code_string(s.code())));
+  e.set("message", s.message());
+  return e;
+}
+
+// Dims passed from JS to ow_tensor_create, as doubles (exact integers below 2^53): JS writes
+// `rank` of them at the address dims_buffer returns. Up to 64 in static memory; a larger rank
+// gets a heap block, freed by the ow_tensor_create that reads it.
+double g_small_dims[64];
+double* g_dims = g_small_dims;
+size_t g_dims_capacity = 64;
+
+void reset_dims_buffer() {
+  if (g_dims != g_small_dims) std::free(g_dims);
+  g_dims = g_small_dims;
+  g_dims_capacity = 64;
+}
+
+// Room for `rank` dims, or null when it cannot be allocated (ow_tensor_create then fails).
+double* dims_buffer(int rank) {
+  reset_dims_buffer();
+  if (rank <= 64) return g_dims;
+  void* p = static_cast<size_t>(rank) > SIZE_MAX / sizeof(double) ? nullptr : std::malloc(static_cast<size_t>(rank) * sizeof(double));
+  if (!p) return nullptr;
+  g_dims = static_cast<double*>(p);
+  g_dims_capacity = static_cast<size_t>(rank);
+  return g_dims;
+}
+
+// A new zeroed tensor of g_dims[0..rank), or 0 with the Status in lastError(). The caller fills
+// it through ow_tensor_data / tensorSetString.
+uintptr_t tensor_create(int type_id, int rank) {
+  if (rank < 0 || static_cast<size_t>(rank) > g_dims_capacity) {
+    reset_dims_buffer();
+    return fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate room for " + std::to_string(rank) + " dims"));
+  }
+  std::vector<int64_t> dims(static_cast<size_t>(rank));
+  for (int i = 0; i < rank; ++i) dims[static_cast<size_t>(i)] = static_cast<int64_t>(g_dims[static_cast<size_t>(i)]);
+  reset_dims_buffer();
   ow::Tensor t;
-  const ow::Status s = ow::make_tensor(static_cast<ow::ElementType>(type_id), to_int64s(dims), &t);
-  if (!s.is_ok()) return error_result(s);
+  const ow::Status s = ow::make_tensor(static_cast<ow::ElementType>(type_id), std::move(dims), &t);
+  if (!s.is_ok()) return fail(s);
   TensorHandle* h = new (std::nothrow) TensorHandle(std::move(t));
-  if (!h) return error_result(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record"));
-  val r = val::object();
-  r.set("ptr", addr(h));
-  return r;
+  if (!h) return fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record"));
+  return addr(h);
 }
 
 // inputs: array of tensor addresses (0 for a missing input). Returns { outputs: [address] } or { error }.
@@ -143,29 +192,25 @@ val run_node(const std::string& op, int opset, val attrs, val inputs) {
 
 // A node prepared once (op, opset and attributes parsed) and run many times: the fast path
 // behind InferenceSession.run. node_run1/2 return a new tensor address owned by JS, or 0 with
-// the Status in node_error_code/node_error_message.
+// the Status in lastError().
 class PreparedNode {
  public:
   uintptr_t run(const ow::Tensor* a, const ow::Tensor* b, size_t n) {
     const ow::Tensor* in[2] = {a, b};
     ow::Tensor out;
-    status_ = op.run(in, n, &out);
-    if (!status_.is_ok()) return 0;
-    return addr(new TensorHandle(std::move(out)));
+    ow::Status s = op.run(in, n, &out);
+    if (!s.is_ok()) return fail(std::move(s));
+    TensorHandle* h = new (std::nothrow) TensorHandle(std::move(out));
+    if (!h) return fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record"));
+    return addr(h);
   }
-  const ow::Status& status() const { return status_; }
   ow::PreparedOp op;
-
- private:
-  ow::Status status_;
 };
 
 PreparedNode* N(uintptr_t p) { return reinterpret_cast<PreparedNode*>(p); }
 const ow::Tensor* in_tensor(uintptr_t p) { return p ? &T(p)->tensor() : nullptr; }
 uintptr_t node_run1(uintptr_t n, uintptr_t a) { return N(n)->run(in_tensor(a), nullptr, 1); }
 uintptr_t node_run2(uintptr_t n, uintptr_t a, uintptr_t b) { return N(n)->run(in_tensor(a), in_tensor(b), 2); }
-std::string node_error_code(uintptr_t n) { return ow::status_code_string(N(n)->status().code()); }
-std::string node_error_message(uintptr_t n) { return N(n)->status().message(); }
 void node_delete(uintptr_t n) { delete N(n); }
 
 // { ptr: node address, inputs: count } or { error } when the op or opset is refused.
@@ -301,34 +346,29 @@ EMSCRIPTEN_KEEPALIVE double ow_tensor_dim(uintptr_t p, int i) { return tensor_di
 EMSCRIPTEN_KEEPALIVE uintptr_t ow_tensor_data(uintptr_t p) { return addr(T(p)->tensor().buffer->data()); }
 EMSCRIPTEN_KEEPALIVE double ow_tensor_bytes(uintptr_t p) { return tensor_bytes(p); }
 EMSCRIPTEN_KEEPALIVE void ow_tensor_delete(uintptr_t p) { tensor_delete(p); }
+// Room for `rank` dims (doubles) that JS writes before calling ow_tensor_create (null if none).
+EMSCRIPTEN_KEEPALIVE double* ow_dims_buffer(int rank) { return dims_buffer(rank); }
+EMSCRIPTEN_KEEPALIVE uintptr_t ow_tensor_create(int type_id, int rank) { return tensor_create(type_id, rank); }
+// Runtime facts, as plain integers: each Embind function costs start-up time (its registration
+// runs when the module loads).
+EMSCRIPTEN_KEEPALIVE int ow_threads() { return threads(); }
+EMSCRIPTEN_KEEPALIVE void ow_enable_threads() { enable_threads(); }
+EMSCRIPTEN_KEEPALIVE int ow_threads_active() { return threads_active() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE double ow_heap_used() { return heap_used(); }
+EMSCRIPTEN_KEEPALIVE int ow_min_opset() { return min_opset(); }
+EMSCRIPTEN_KEEPALIVE int ow_max_opset() { return max_opset(); }
 }
 
 EMSCRIPTEN_BINDINGS(onnx_wasm) {
   using emscripten::function;
-  function("createTensor", &create_tensor);
-  function("tensorType", &tensor_type);
-  function("tensorRank", &tensor_rank);
-  function("tensorDim", &tensor_dim);
-  function("tensorData", &tensor_data);
-  function("tensorBytes", &tensor_bytes);
+  function("lastError", &last_error);
   function("tensorSharesBuffer", &tensor_shares_buffer);
   function("tensorGetString", &tensor_get_string);
   function("tensorSetString", &tensor_set_string);
-  function("tensorDelete", &tensor_delete);
   function("prepareNode", &prepare_node);
-  function("nodeRun1", &node_run1);
-  function("nodeRun2", &node_run2);
-  function("nodeErrorCode", &node_error_code);
-  function("nodeErrorMessage", &node_error_message);
   function("nodeDelete", &node_delete);
   function("runNode", &run_node);
   function("inferNode", &infer_node);
   function("opVersions", &op_versions);
   function("kernelTarget", &kernel_target);
-  function("threads", &threads);
-  function("enableThreads", &enable_threads);
-  function("threadsActive", &threads_active);
-  function("heapUsed", &heap_used);
-  function("maxOpset", &max_opset);
-  function("minOpset", &min_opset);
 }

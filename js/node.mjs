@@ -73,12 +73,12 @@ let knownOps = null;
 // the registry has; of an unknown op the binding reports the op first, as for any opset).
 export function opsetOf(opType, options) {
   const m = getModule();
-  const opset = options?.opset ?? m.maxOpset();
+  const opset = options?.opset ?? m._ow_max_opset();
   if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
   if (opset > 0x7fffffff || opset < -0x80000000) {
     knownOps ??= new Set(m.opVersions().map((v) => v.op));
     if (!knownOps.has(opType)) return 0;
-    throw new OpsetError(`${opType}: opset ${opset} is outside the supported range [${m.minOpset()}, ${m.maxOpset()}]`);
+    throw new OpsetError(`${opType}: opset ${opset} is outside the supported range [${m._ow_min_opset()}, ${m._ow_max_opset()}]`);
   }
   return opset;
 }

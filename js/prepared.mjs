@@ -39,7 +39,7 @@ export class PreparedNode {
     }
     const m = getModule();
     const h = (this.#arity === 2 ? m._ow_node_run2(n, a.handle, b.handle) : m._ow_node_run1(n, a.handle)) >>> 0;
-    if (h === 0) throw errorFromStatus({ code: m.nodeErrorCode(n), message: m.nodeErrorMessage(n) });
+    if (h === 0) throw errorFromStatus(m.lastError());
     return [tensorFromHandle(h)];
   }
 
@@ -51,7 +51,7 @@ export class PreparedNode {
       return this.run(b === undefined ? [a] : [a, b])[0];
     const m = getModule();
     const h = (b === undefined ? m._ow_node_run1(n, a.handle) : m._ow_node_run2(n, a.handle, b.handle)) >>> 0;
-    if (h === 0) throw errorFromStatus({ code: m.nodeErrorCode(n), message: m.nodeErrorMessage(n) });
+    if (h === 0) throw errorFromStatus(m.lastError());
     return tensorFromHandle(h);
   }
 

@@ -145,7 +145,7 @@ async function loadModule(options) {
 // then, and in one-thread builds, everything runs on the calling thread.
 function startWorkers(m) {
   setTimeout(() => {
-    const wanted = m.threads() - 1;
+    const wanted = m._ow_threads() - 1;
     let pending = wanted;
     for (let i = 0; i < wanted; ++i) {
       m.PThread.allocateUnusedWorker();
@@ -155,7 +155,7 @@ function startWorkers(m) {
       // the listeners are attached and again once loaded, so the process exits without them.
       m.PThread.loadWasmModuleToWorker(w, () => {
         if (isNode) w.unref();
-        if (--pending === 0) m.enableThreads();
+        if (--pending === 0) m._ow_enable_threads();
       });
       if (isNode) w.unref();
     }
@@ -186,12 +186,12 @@ export function init(options = {}) {
         runtimeInfo = {
           module: build.name,
           simd: build.simd,
-          threads: m.threads(),
+          threads: m._ow_threads(),
           reason: build.reason,
           loadedFrom,
           kernels: m.kernelTarget(),
-          minOpset: m.minOpset(),
-          maxOpset: m.maxOpset(),
+          minOpset: m._ow_min_opset(),
+          maxOpset: m._ow_max_opset(),
         };
         return runtime();
       },
@@ -208,14 +208,14 @@ export function init(options = {}) {
 // threadsActive: whether the workers are ready (they load in the background after init),
 // reason, loadedFrom, kernels, minOpset, maxOpset }), or null before init() has finished.
 export function runtime() {
-  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: wasmModule.threadsActive() });
+  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: wasmModule._ow_threads_active() === 1 });
 }
 
 // Wasm memory in use: { heapUsed: bytes the allocator has handed out and not taken back,
 // memory: bytes of wasm memory (it grows, never shrinks) }. For leak checks and soak tests.
 export function memoryStats() {
   const m = getModule();
-  return { heapUsed: m.heapUsed(), memory: m.HEAPU8.buffer.byteLength };
+  return { heapUsed: m._ow_heap_used(), memory: m.HEAPU8.buffer.byteLength };
 }
 
 // The loaded module, or an error that says to await init() first.

@@ -34,13 +34,29 @@ function registerWaiting() {
 
 function checkDims(dims) {
   if (!Array.isArray(dims) && !ArrayBuffer.isView(dims)) throw invalidArgument(`dims must be an array of integers, got ${typeof dims}`);
-  const out = Array.from(dims, (d, i) => {
+  const out = new Array(dims.length);
+  for (let i = 0; i < out.length; ++i) {
+    const d = dims[i];
     const n = typeof d === 'bigint' ? Number(d) : d;
     if (!Number.isSafeInteger(n) || n < 0)
       throw invalidArgument(`dims[${i}] is ${String(d)}; dimensions must be integers >= 0`);
-    return n;
-  });
+    out[i] = n;
+  }
   return out;
+}
+
+// A new C++ tensor of zeros (its address), or the binding's error thrown. Dims go through a
+// scratch area in wasm memory: a plain C call costs a fraction of an Embind call with a JS array.
+function createHandle(m, typeId, dims) {
+  const at = m._ow_dims_buffer(dims.length) >>> 0;
+  if (at) {
+    let heap = m.HEAPF64;
+    if (heap.buffer !== m.HEAPU8.buffer) heap = new Float64Array(m.HEAPU8.buffer);
+    heap.set(dims, at / 8);
+  }
+  const ptr = m._ow_tensor_create(typeId, dims.length) >>> 0;
+  if (!ptr) throw errorFromStatus(m.lastError());
+  return ptr;
 }
 
 const INT_RANGE = {
@@ -118,9 +134,8 @@ export class Tensor {
     // grow memory, which detaches such a view in one-thread builds: keep its place to view it again.
     const inWasm = t.name !== 'string' && values.buffer === m.HEAPU8.buffer;
     const srcOffset = inWasm ? values.byteOffset : 0, srcBytes = inWasm ? values.byteLength : 0;
-    const r = m.createTensor(t.id, shape);
-    if (r.error) throw errorFromStatus(r.error);
-    this.#adopt(r.ptr);
+    this.#adopt(createHandle(m, t.id, shape), t);
+    this.#dims = Object.freeze(shape);
     if (t.name === 'string') {
       values.forEach((s, i) => m.tensorSetString(this.#ptr, i, s));
     } else if (expected > 0) {
@@ -133,9 +148,7 @@ export class Tensor {
   // A tensor of zeros (empty strings) allocated in wasm memory, to fill through `data` with no copy.
   static alloc(type, dims) {
     const t = typeByName(type);
-    const r = getModule().createTensor(t.id, checkDims(dims));
-    if (r.error) throw errorFromStatus(r.error);
-    return new Tensor(FROM_HANDLE, r.ptr);
+    return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, checkDims(dims)));
   }
 
   static [FROM_HANDLE](ptr) {
@@ -148,9 +161,9 @@ export class Tensor {
     t.#registered = true;
   }
 
-  #adopt(ptr) {
+  #adopt(ptr, type = typeById(getModule()._ow_tensor_type(ptr))) {
     this.#ptr = ptr;
-    this.#type = typeById(getModule()._ow_tensor_type(ptr));
+    this.#type = type;
     this.#dims = null;   // read from the handle on first use: outputs are often consumed by dims-blind code
     this.#size = -1;
     if (finalizer) registerLater(this);

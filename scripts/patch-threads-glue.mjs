@@ -1,8 +1,11 @@
-// Emscripten 3.1.6's pthreads glue loads Node's worker_threads as soon as the module factory is
-// required (to set global.Worker), which is 4-5 ms of the time to a first result; onnx-wasm only
-// starts its workers after init() has resolved (js/runtime.mjs, startWorkers). This edit loads
-// worker_threads where the glue creates a worker instead. Each edit must match exactly once, so
-// a different Emscripten fails the build here rather than shipping unpatched glue.
+// Two edits to Emscripten 3.1.6's pthreads glue, for the time to a first result in Node:
+// - it loads Node's worker_threads as soon as the module factory is required (to set
+//   global.Worker), 4-5 ms; onnx-wasm only starts its workers after init() has resolved
+//   (js/runtime.mjs, startWorkers), so worker_threads is loaded where a worker is created;
+// - it counts cores with os.cpus(), which reads and parses every CPU's details (0.3 ms);
+//   os.availableParallelism() (Node >= 18.14) gives the count alone.
+// Each edit must match exactly once, so a different Emscripten fails the build here rather than
+// shipping unpatched glue.
 //   node scripts/patch-threads-glue.mjs <glue.js>
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -16,6 +19,10 @@ const edits = [
   [
     'PThread.unusedWorkers.push(new Worker(pthreadMainJs))',
     'PThread.unusedWorkers.push(new(ENVIRONMENT_IS_NODE?require("worker_threads").Worker:Worker)(pthreadMainJs))',
+  ],
+  [
+    'if(ENVIRONMENT_IS_NODE)return require("os").cpus().length;',
+    'if(ENVIRONMENT_IS_NODE){const os=require("os");return os.availableParallelism?os.availableParallelism():os.cpus().length}',
   ],
 ];
 for (const [from, to] of edits) {

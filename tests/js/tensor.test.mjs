@@ -231,6 +231,19 @@ describe('dims validation', () => {
     assert.deepEqual(new Tensor('int8', new Int8Array(6), [2n, 3n]).dims, [2, 3]);
     assert.deepEqual(Tensor.alloc('int8', new Int32Array([3, 2])).dims, [3, 2]);
   });
+  // Dims cross into wasm through a scratch area: up to 64 in static memory, more in a heap block.
+  for (const rank of [63, 64, 65, 200]) {
+    test(`rank ${rank}: dims kept exactly, through a Reshape too`, () => {
+      const dims = Array.from({ length: rank }, (_, i) => (i === 7 ? 3 : i === rank - 2 ? 2 : 1));
+      const t = new Tensor('int16', Int16Array.from([1, 2, 3, 4, 5, 6]), dims);
+      assert.deepEqual(t.dims, dims);
+      assert.deepEqual(Tensor.alloc('uint8', dims).dims, dims);
+      const [r] = runNode({ opType: 'Reshape' }, [t, new Tensor('int64', dims.map(BigInt), [rank])]);
+      assert.deepEqual(r.dims, dims);
+      assert.deepEqual(Array.from(r.data), [1, 2, 3, 4, 5, 6]);
+      assert.throws(() => new Tensor('float32', [1], [...dims.slice(1), -1]), InvalidArgumentError);
+    });
+  }
 });
 
 describe('scalars (dims []) and zero-size dims for every type', () => {
