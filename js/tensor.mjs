@@ -1,7 +1,8 @@
 // Tensor: data that lives in wasm memory. Created once (data copied in), then passed to any
 // number of calls without copying; `data` is a view into wasm memory, made again when memory
-// grows. Memory: the Tensor owns one C++ tensor (an address, freed with tensorDelete);
-// dispose() frees it, and a FinalizationRegistry frees it if the Tensor is garbage collected first.
+// grows. Memory: the Tensor owns one C++ tensor (an address, freed with _ow_tensor_delete);
+// dispose() frees it, and a FinalizationRegistry frees it if the Tensor is garbage collected first
+// (registered at the end of the task that made it: see registerLater).
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule } from './runtime.mjs';
