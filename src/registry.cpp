@@ -75,6 +75,42 @@ std::vector<std::string> supported_ops() {
   return ops;
 }
 
+// Error paths that build their message in steps, apart from the checks (see ONNXWASM_COLD).
+namespace {
+
+ONNXWASM_COLD Status unsupported_op_error(const std::string& op) {
+  std::string list;
+  for (const std::string& s : supported_ops()) list += (list.empty() ? "" : ", ") + s;
+  return Status(StatusCode::UnsupportedOp, "op '" + op + "' is not supported; onnx-wasm runs " + list);
+}
+
+ONNXWASM_COLD Status input_type_error(const OpVersion& v, size_t i, ElementType type) {
+  const InputSpec& in = v.inputs[i];
+  const std::string allowed = in.constraint[0] == 't' ? "input '" + std::string(in.name) + "' must be " + in.constraint
+                                                      : std::string(in.constraint) + " must be one of " + in.types.describe();
+  // NOLINTBEGIN(performance-inefficient-string-concatenation)
+  const std::string label = v.label();
+  std::string msg = label + ": input " + std::to_string(i) + " ('" + in.name + "') has type tensor(" +
+                    onnx_name(type) + "), which " + label + " does not allow; " + allowed;
+  // NOLINTEND(performance-inefficient-string-concatenation)
+  for (const OpVersion& later : op_versions())
+    if (later.op == v.op && later.since > v.since && later.inputs.size() > i && later.inputs[i].types.contains(type)) {
+      msg.append(" (tensor(").append(onnx_name(type)).append(") needs opset ")
+          .append(std::to_string(later.since)).append(" or later)");
+      break;
+    }
+  return Status(StatusCode::Type, msg);
+}
+
+ONNXWASM_COLD Status unknown_attribute_error(const OpVersion& v, const std::string& name) {
+  std::string allowed;
+  for (const AttrSpec& s : v.attributes) allowed += (allowed.empty() ? "" : ", ") + std::string(s.name);
+  return Status(StatusCode::Attribute, v.label() + " has no attribute '" + name + "'; it allows " +
+                                           (allowed.empty() ? std::string("none") : allowed));
+}
+
+}  // namespace
+
 Status resolve_op(const std::string& op, int opset, const OpVersion** out) {
   bool known = false;
   for (const OpVersion& v : op_versions()) {
@@ -85,43 +121,21 @@ Status resolve_op(const std::string& op, int opset, const OpVersion** out) {
       return Status::ok();
     }
   }
-  if (!known) {
-    std::string list;
-    for (const std::string& s : supported_ops()) list += (list.empty() ? "" : ", ") + s;
-    return Status(StatusCode::UnsupportedOp, "op '" + op + "' is not supported; onnx-wasm runs " + list);
-  }
+  if (!known) return unsupported_op_error(op);
   if (opset < kMinOpset || opset > kMaxOpset)
-    return Status(StatusCode::Opset, op + ": opset " + std::to_string(opset) + " is outside the supported range [" +
+    return ONNXWASM_ERROR(StatusCode::Opset, op + ": opset " + std::to_string(opset) + " is outside the supported range [" +
                                          std::to_string(kMinOpset) + ", " + std::to_string(kMaxOpset) + "]");
-  return Status(StatusCode::Opset, op + ": no version is defined at opset " + std::to_string(opset));
+  return ONNXWASM_ERROR(StatusCode::Opset, op + ": no version is defined at opset " + std::to_string(opset));
 }
 
 Status check_input_types(const OpVersion& v, const std::vector<ElementType>& input_types) {
   // The label is built on error paths only: this runs on every prepared run.
   if (input_types.size() != v.inputs.size())
-    return Status(StatusCode::Input, v.label() + " takes " + std::to_string(v.inputs.size()) + " input" +
+    return ONNXWASM_ERROR(StatusCode::Input, v.label() + " takes " + std::to_string(v.inputs.size()) + " input" +
                                          (v.inputs.size() == 1 ? "" : "s") + ", got " +
                                          std::to_string(input_types.size()));
-  for (size_t i = 0; i < v.inputs.size(); ++i) {
-    const InputSpec& in = v.inputs[i];
-    if (in.types.contains(input_types[i])) continue;
-    const std::string allowed = in.constraint[0] == 't' ? "input '" + std::string(in.name) + "' must be " + in.constraint
-                                                        : std::string(in.constraint) + " must be one of " + in.types.describe();
-    // An error path, run once before returning:
-    // NOLINTBEGIN(performance-inefficient-string-concatenation)
-    const std::string label = v.label();
-    std::string msg = label + ": input " + std::to_string(i) + " ('" + in.name + "') has type tensor(" +
-                      onnx_name(input_types[i]) + "), which " + label + " does not allow; " + allowed;
-    // NOLINTEND(performance-inefficient-string-concatenation)
-    for (const OpVersion& later : op_versions())
-      if (later.op == v.op && later.since > v.since && later.inputs.size() > i &&
-          later.inputs[i].types.contains(input_types[i])) {
-        msg.append(" (tensor(").append(onnx_name(input_types[i])).append(") needs opset ")
-            .append(std::to_string(later.since)).append(" or later)");
-        break;
-      }
-    return Status(StatusCode::Type, msg);
-  }
+  for (size_t i = 0; i < v.inputs.size(); ++i)
+    if (!v.inputs[i].types.contains(input_types[i])) return input_type_error(v, i, input_types[i]);
   return Status::ok();
 }
 
@@ -130,19 +144,14 @@ Status check_attributes(const OpVersion& v, const Attributes& attrs) {
     const AttrSpec* spec = nullptr;
     for (const AttrSpec& s : v.attributes)
       if (a.name == s.name) spec = &s;
-    if (!spec) {
-      std::string allowed;
-      for (const AttrSpec& s : v.attributes) allowed += (allowed.empty() ? "" : ", ") + std::string(s.name);
-      return Status(StatusCode::Attribute, v.label() + " has no attribute '" + a.name + "'; it allows " +
-                                               (allowed.empty() ? std::string("none") : allowed));
-    }
+    if (!spec) return unknown_attribute_error(v, a.name);
     if (spec->kind != a.kind)
-      return Status(StatusCode::Attribute, v.label() + ": attribute '" + a.name + "' must be " +
+      return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": attribute '" + a.name + "' must be " +
                                                attr_kind_name(spec->kind) + ", got " + attr_kind_name(a.kind));
   }
   for (const AttrSpec& s : v.attributes)
     if (s.required && !attrs.find(s.name))
-      return Status(StatusCode::Attribute, v.label() + ": attribute '" + s.name + "' (" + attr_kind_name(s.kind) +
+      return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": attribute '" + s.name + "' (" + attr_kind_name(s.kind) +
                                                ") is required");
   return Status::ok();
 }

@@ -9,7 +9,7 @@ Status check_input_dims(const OpVersion& v, const std::vector<ValueInfo>& inputs
   for (size_t i = 0; i < inputs.size(); ++i)
     for (const Dim& d : inputs[i].dims)
       if (d.is_known() && d.value < 0)
-        return Status(StatusCode::Shape, v.label() + ": input " + std::to_string(i) + " has shape " +
+        return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input " + std::to_string(i) + " has shape " +
                                              inputs[i].shape_string() + "; dimensions must be >= 0");
   return Status::ok();
 }
@@ -25,7 +25,7 @@ Status check_output_sizes(const OpVersion& v, const std::vector<ValueInfo>& outp
       overflow |= mul_overflows(product, d.value, &product);
     }
     if (overflow && !zero)
-      return Status(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
+      return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " has an element count that overflows int64");
   }
   return Status::ok();
@@ -75,7 +75,7 @@ Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
   const OpVersion& v = *v_;
   types_.clear();
   for (size_t i = 0; i < n; ++i) {
-    if (!inputs[i]) return Status(StatusCode::Input, v.label() + ": input " + std::to_string(i) + " is missing");
+    if (!inputs[i]) return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": input " + std::to_string(i) + " is missing");
     types_.push_back(inputs[i]->type);
   }
   ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
@@ -100,7 +100,7 @@ Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
   ONNXWASM_RETURN_IF_ERROR(check_output_sizes(v, inferred_));
   for (const ValueInfo& o : inferred_)
     if (!o.fully_known())
-      return Status(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
+      return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " is not fully determined by the inputs");
   result_.clear();
   Status s = v.run(v, attrs_, inputs_, inferred_, &result_);

@@ -29,6 +29,15 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
+// `return ONNXWASM_ERROR(code, message);` builds the error Status, message included, in a
+// function of its own that is never inlined: the functions that run on success stay small. V8
+// compiles a wasm function on its first call, all of it, so a first result waits for less code,
+// and an error path is compiled only when it is taken (see CMakeLists.txt, binaryen's inlining).
+#define ONNXWASM_ERROR(code, ...) \
+  ([&]() __attribute__((noinline, cold)) { return ::onnxwasm::Status((code), __VA_ARGS__); }())
+// For a function that builds an error message in several steps.
+#define ONNXWASM_COLD __attribute__((noinline, cold))
+
 #define ONNXWASM_RETURN_IF_ERROR(expr)   \
   do {                                   \
     ::onnxwasm::Status _s = (expr);      \

@@ -27,13 +27,13 @@ static void* aligned_bytes(int64_t bytes) {
 Status Buffer::allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out, bool zeroed) {
   void* p = aligned_bytes(bytes);
   if (!p)
-    return Status(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(bytes) +
+    return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(bytes) +
                                                " bytes for a tensor: memory is exhausted or the size exceeds what wasm32 memory (4 GiB) can hold");
   if (zeroed) std::memset(p, 0, static_cast<size_t>(bytes));
   std::shared_ptr<Buffer> b(new (std::nothrow) Buffer());
   if (!b) {
     std::free(p);
-    return Status(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
+    return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
   }
   b->data_ = static_cast<uint8_t*>(p);
   b->bytes_ = bytes;
@@ -47,12 +47,12 @@ Status Buffer::allocate_strings(int64_t count, std::shared_ptr<Buffer>* out) {
     bytes = -1;
   void* p = bytes < 0 ? nullptr : aligned_bytes(bytes);
   if (!p)
-    return Status(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(count) +
+    return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(count) +
                                                " strings (" + std::to_string(bytes) + " bytes) for a tensor");
   std::shared_ptr<Buffer> b(new (std::nothrow) Buffer());
   if (!b) {
     std::free(p);
-    return Status(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
+    return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
   }
   b->strings_ = static_cast<std::string*>(p);
   for (int64_t i = 0; i < count; ++i) new (&b->strings_[i]) std::string();
@@ -76,16 +76,16 @@ static std::string shape_string(const std::vector<int64_t>& dims) {
 Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* count, int64_t* bytes) {
   for (size_t i = 0; i < dims.size(); ++i)
     if (dims[i] < 0)
-      return Status(StatusCode::Shape, "dimension " + std::to_string(i) + " of shape " + shape_string(dims) +
+      return ONNXWASM_ERROR(StatusCode::Shape, "dimension " + std::to_string(i) + " of shape " + shape_string(dims) +
                                            " is " + std::to_string(dims[i]) + "; dimensions must be >= 0");
   if (!checked_product(dims, count))
-    return Status(StatusCode::Shape, "the element count of shape " + shape_string(dims) + " overflows int64");
+    return ONNXWASM_ERROR(StatusCode::Shape, "the element count of shape " + shape_string(dims) + " overflows int64");
   if (type == ElementType::String) {
     *bytes = 0;
     return Status::ok();
   }
   if (!storage_bytes(type, *count, bytes))
-    return Status(StatusCode::OutOfMemory, "the byte size of shape " + shape_string(dims) + " of " +
+    return ONNXWASM_ERROR(StatusCode::OutOfMemory, "the byte size of shape " + shape_string(dims) + " of " +
                                                onnx_name(type) + " overflows int64 (" + std::to_string(*count) +
                                                " elements)");
   return Status::ok();
@@ -93,7 +93,7 @@ Status check_dims(ElementType type, const std::vector<int64_t>& dims, int64_t* c
 
 Status make_tensor(ElementType type, std::vector<int64_t> dims, Tensor* out, bool zeroed) {
   if (!element_type_info(static_cast<int32_t>(type)))
-    return Status(StatusCode::Type, "unknown element type id " + std::to_string(static_cast<int>(type)));
+    return ONNXWASM_ERROR(StatusCode::Type, "unknown element type id " + std::to_string(static_cast<int>(type)));
   int64_t count = 0, bytes = 0;
   ONNXWASM_RETURN_IF_ERROR(check_dims(type, dims, &count, &bytes));
   Tensor t;

@@ -13,7 +13,7 @@ Status flatten(const OpVersion& v, const Attributes& attrs, const ValueInfo& inp
   result.type = input.type;
   if (!input.rank_known) {
     if (!negative_ok && axis < 0)
-      return Status(StatusCode::Attribute, v.label() + ": axis " + std::to_string(axis) +
+      return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": axis " + std::to_string(axis) +
                                                " is negative; " + v.label() +
                                                " allows axis in [0, r] (negative axes need opset 11 or later)");
     result.dims = {Dim::unknown(), Dim::unknown()};
@@ -23,7 +23,7 @@ Status flatten(const OpVersion& v, const Attributes& attrs, const ValueInfo& inp
   const int64_t r = static_cast<int64_t>(input.dims.size());
   const int64_t lo = negative_ok ? -r : 0;
   if (axis < lo || axis > r)
-    return Status(StatusCode::Attribute, v.label() + ": axis " + std::to_string(axis) + " is outside [" +
+    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": axis " + std::to_string(axis) + " is outside [" +
                                              std::to_string(lo) + ", " + std::to_string(r) + "] for input of rank " +
                                              std::to_string(r) +
                                              (!negative_ok && axis < 0 ? " (negative axes need opset 11 or later)" : ""));
@@ -32,7 +32,7 @@ Status flatten(const OpVersion& v, const Attributes& attrs, const ValueInfo& inp
   const Dim outer = dim_product(input.dims, 0, a, &overflow_outer);
   const Dim inner = dim_product(input.dims, a, input.dims.size(), &overflow_inner);
   if (overflow_outer || overflow_inner)
-    return Status(StatusCode::Shape, v.label() + ": the product of the dimensions of " + input.shape_string() +
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": the product of the dimensions of " + input.shape_string() +
                                          " overflows int64");
   result.dims = {outer, inner};
   out->push_back(result);

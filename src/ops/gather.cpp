@@ -15,7 +15,7 @@ Status gather_axis(const OpVersion& v, const Attributes& attrs, size_t rank, siz
   const int64_t a = attrs.get_int("axis", 0);
   const int64_t r = static_cast<int64_t>(rank);
   if (a < -r || a > r - 1)
-    return Status(StatusCode::Attribute, v.label() + ": axis " + std::to_string(a) + " is outside [" +
+    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": axis " + std::to_string(a) + " is outside [" +
                                              std::to_string(-r) + ", " + std::to_string(r - 1) +
                                              "] for data of rank " + std::to_string(r));
   *axis = static_cast<size_t>(a < 0 ? a + r : a);
@@ -73,7 +73,7 @@ Status infer_gather(const OpVersion& v, const Attributes& attrs, const std::vect
     return Status::ok();
   }
   if (data.dims.empty())
-    return Status(StatusCode::Shape, v.label() + ": data must have rank >= 1, got a scalar");
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": data must have rank >= 1, got a scalar");
   size_t axis = 0;
   ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data.dims.size(), &axis));
   if (!indices.rank_known) {
@@ -109,7 +109,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   const bool copies = out_count > 0;
   // Normalized indices are uint32: enough for wasm32, whose memory cannot hold a longer axis.
   if (copies && axis_dim > (int64_t{1} << 32))
-    return Status(StatusCode::Shape, v.label() + ": axis " + std::to_string(axis) + " has size " +
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": axis " + std::to_string(axis) + " has size " +
                                          std::to_string(axis_dim) + "; gathers support axes of at most 2^32 entries");
   uint32_t small[64];  // few indices: no allocation
   std::unique_ptr<uint32_t, FreeDeleter> heap_norm;
@@ -120,7 +120,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
     heap_norm.reset(static_cast<uint32_t*>(std::malloc(n * sizeof(uint32_t))));
     norm = heap_norm.get();
     if (!norm)
-      return Status(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
+      return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
                                                  " bytes to normalize the indices");
   }
   const size_t bad = indices.type == ElementType::Int32
@@ -130,7 +130,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
     const int64_t value = indices.type == ElementType::Int32
                               ? reinterpret_cast<const int32_t*>(indices.buffer->data())[bad]
                               : reinterpret_cast<const int64_t*>(indices.buffer->data())[bad];
-    return Status(StatusCode::Index, v.label() + ": index " + std::to_string(value) + " at position " +
+    return ONNXWASM_ERROR(StatusCode::Index, v.label() + ": index " + std::to_string(value) + " at position " +
                                          std::to_string(bad) + " is outside [" + std::to_string(-axis_dim) + ", " +
                                          std::to_string(axis_dim - 1) + "] for axis " + std::to_string(axis) +
                                          " of size " + std::to_string(axis_dim));

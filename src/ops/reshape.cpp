@@ -22,18 +22,18 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       if (minus_one >= 0)
-        return Status(StatusCode::Shape, label + ": shape " + list_string(shape) +
+        return ONNXWASM_ERROR(StatusCode::Shape, label + ": shape " + list_string(shape) +
                                              " has more than one -1; at most one dimension can be inferred");
       minus_one = static_cast<int>(i);
     } else if (shape[i] < -1) {
-      return Status(StatusCode::Shape, label + ": shape value " + std::to_string(shape[i]) + " at position " +
+      return ONNXWASM_ERROR(StatusCode::Shape, label + ": shape value " + std::to_string(shape[i]) + " at position " +
                                            std::to_string(i) + " is invalid; values must be >= -1");
     } else if (shape[i] == 0) {
       has_zero = true;
     }
   }
   if (allowzero && has_zero && minus_one >= 0)
-    return Status(StatusCode::Shape, label + ": shape " + list_string(shape) +
+    return ONNXWASM_ERROR(StatusCode::Shape, label + ": shape " + list_string(shape) +
                                          " has both 0 and -1, which allowzero=1 forbids (the -1 could not be determined)");
 
   ValueInfo result;
@@ -43,7 +43,7 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
       if (!input.rank_known) {
         result.dims.push_back(Dim::unknown());
       } else if (i >= input.dims.size()) {
-        return Status(StatusCode::Shape, label + ": shape value 0 at position " + std::to_string(i) +
+        return ONNXWASM_ERROR(StatusCode::Shape, label + ": shape value 0 at position " + std::to_string(i) +
                                              " copies input dimension " + std::to_string(i) + ", but the input " +
                                              input.shape_string() + " has rank " + std::to_string(input.dims.size()));
       } else {
@@ -90,23 +90,23 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
     }
     // With a zero, the product wrapped on overflow was then multiplied by 0: it is 0.
     if ((out_overflow && !out_zero) || (in_overflow && !in_zero))
-      return Status(StatusCode::Shape, label + ": the element count of " + input.shape_string() + " or of shape " +
+      return ONNXWASM_ERROR(StatusCode::Shape, label + ": the element count of " + input.shape_string() + " or of shape " +
                                            list_string(shape) + " overflows int64");
     if (input_numeric && output_numeric) {
       const std::string counts = label + ": cannot reshape " + input.shape_string() + " to " + list_string(shape);
       if (minus_one >= 0) {
         if (out_product == 0) {
           if (!cancelled)
-            return Status(StatusCode::Shape, counts + ": the -1 cannot be inferred when the other dimensions multiply to 0");
+            return ONNXWASM_ERROR(StatusCode::Shape, counts + ": the -1 cannot be inferred when the other dimensions multiply to 0");
         } else if (in_product % out_product != 0) {
-          return Status(StatusCode::Shape, counts + ": " + std::to_string(in_product) +
+          return ONNXWASM_ERROR(StatusCode::Shape, counts + ": " + std::to_string(in_product) +
                                                " elements do not divide into the known dimensions' product " +
                                                std::to_string(out_product));
         } else {
           result.dims[static_cast<size_t>(minus_one)] = Dim::known(in_product / out_product);
         }
       } else if (in_product != out_product) {
-        return Status(StatusCode::Shape, counts + ": the element counts differ (" + std::to_string(in_product) +
+        return ONNXWASM_ERROR(StatusCode::Shape, counts + ": the element counts differ (" + std::to_string(in_product) +
                                              (cancelled ? " times the shared symbols" : "") + " vs " +
                                              std::to_string(out_product) + ")");
       }
@@ -128,12 +128,12 @@ Status infer_reshape_5(const OpVersion& v, const Attributes& attrs, const std::v
   const ValueInfo& shape = in[1];
   const bool allowzero = attrs.get_int("allowzero", 0) != 0;
   if (shape.rank_known && shape.dims.size() != 1)
-    return Status(StatusCode::Shape, v.label() + ": input 'shape' must be a 1-D tensor, got shape " +
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'shape' must be a 1-D tensor, got shape " +
                                          shape.shape_string());
   if (shape.int_values) {
     if (shape.rank_known && shape.dims[0].is_known() &&
         shape.dims[0].value != static_cast<int64_t>(shape.int_values->size()))
-      return Status(StatusCode::Shape, v.label() + ": input 'shape' has dims " + shape.shape_string() + " but " +
+      return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'shape' has dims " + shape.shape_string() + " but " +
                                            std::to_string(shape.int_values->size()) + " values");
     return reshape_with_values(v, in[0], *shape.int_values, allowzero, out);
   }
@@ -141,7 +141,7 @@ Status infer_reshape_5(const OpVersion& v, const Attributes& attrs, const std::v
   result.type = in[0].type;
   if (shape.rank_known && shape.dims[0].is_known()) {
     if (shape.dims[0].value > int64_t{1024} * 1024)
-      return Status(StatusCode::Shape, v.label() + ": input 'shape' has " + std::to_string(shape.dims[0].value) +
+      return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'shape' has " + std::to_string(shape.dims[0].value) +
                                            " values; an output rank that large is not supported");
     result.dims.assign(static_cast<size_t>(shape.dims[0].value), Dim::unknown());
   } else {
