@@ -111,7 +111,7 @@ const sizes = [
   ['onnx-wasm .wasm (no SIMD)', join(root, 'dist/onnx-wasm-nosimd.wasm')],
   ['onnx-wasm .wasm (threads)', join(root, 'dist/threads/onnx-wasm-threads.wasm')],
   ['onnx-wasm Emscripten glue (ESM)', join(root, 'dist/onnx-wasm.mjs')],
-  ['onnx-wasm model loader (dist/proto.mjs)', join(root, 'dist/proto.mjs')],
+  ['onnx-wasm model decoder (js/model/onnx-proto.mjs)', join(root, 'js/model/onnx-proto.mjs')],
   ['onnxruntime-web .wasm', join(dirname(require.resolve('onnxruntime-web')), 'ort-wasm-simd-threaded.wasm')],
 ];
 console.table(sizes.map(([name, f]) => { const s = size(f); return { file: name, size: kb(s.bytes), gzipped: kb(s.gzip) }; }));

@@ -70,14 +70,6 @@ function distUrl(path, options) {
   }
 }
 
-// The model loader's protobuf runtime and ONNX schemas (dist/proto.mjs), imported on first use.
-// It is kept out of the dist/index.mjs bundle (an external import there): parsing it with the
-// rest cost every import 2 ms, runNode users included. This file sits one folder below the
-// package root, like dist/index.mjs, so the same relative path holds in both.
-export function importProto() {
-  return import('../dist/proto.mjs');
-}
-
 // A bundler may inline a small script as a data: URL (Vite does below 4 KB). A worker started from
 // a data: URL has an opaque origin and may not load the glue from this origin under COEP; a blob:
 // URL made here has the page's origin.

@@ -4,14 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build-wasm.sh "$@"
-# The model loader's protobuf runtime and ONNX schemas as one self-contained ES module.
-npx --no-install esbuild js/model/proto.mjs --bundle --platform=neutral --main-fields=module,main --format=esm --minify --log-level=warning \
-  --outfile=dist/proto.mjs
 # Node's ESM entry: the wrapper as one file, which imports in a third of the time of js/'s modules.
-# The glue and dist/proto.mjs stay separate files, imported when needed.
+# The glue files stay separate, imported when needed.
 npx --no-install esbuild js/index.mjs --bundle --platform=node --format=esm --log-level=warning \
-  --outfile=dist/index.mjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs --external:../dist/proto.mjs
+  --outfile=dist/index.mjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs
 # CommonJS entry for require('onnx-wasm'): the ESM wrapper bundled, with import.meta.url mapped.
 npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --log-level=warning \
-  --outfile=dist/index.cjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs --external:../dist/proto.mjs --define:import.meta.url=__onnxWasmImportMetaUrl \
+  --outfile=dist/index.cjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs --define:import.meta.url=__onnxWasmImportMetaUrl \
   "--banner:js=const __onnxWasmImportMetaUrl = require('url').pathToFileURL(__filename).href;"

@@ -9,7 +9,7 @@
 //   /style.css       style.css
 //   /build/*.mjs     app.mjs and worker.mjs bundled by esbuild at start (in memory): js/ and any
 //                    bare specifier it imports are bundled; dist/ stays external, as /dist/...
-//   /dist/**         the built module (glue .mjs, .wasm, threads worker, proto.mjs)
+//   /dist/**         the built module (glue .mjs, .wasm, threads worker)
 // --port 0 picks a free port. The address is printed as "playground: http://HOST:PORT/".
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';

@@ -11,7 +11,8 @@ import { inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
-import { elementType, loadProto, modelError, tensorFromProto } from './tensor-proto.mjs';
+import { decodeModel } from './onnx-proto.mjs';
+import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
 
 const RUNNABLE = new Set(['Gather', 'Flatten', 'Reshape']);
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
@@ -126,10 +127,9 @@ export class InferenceSession {
     } else if (!(source instanceof Uint8Array)) {
       throw invalidArgument('InferenceSession.create takes a file path, a Uint8Array or an ArrayBuffer');
     }
-    const { fromBinary, ModelProtoSchema } = await loadProto();
     let model;
     try {
-      model = fromBinary(ModelProtoSchema, bytes);
+      model = decodeModel(bytes);
     } catch (e) {
       throw modelError(`cannot parse the ONNX model (${bytes.length} bytes): ${e.message}`);
     }

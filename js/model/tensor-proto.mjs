@@ -1,20 +1,13 @@
 // TensorProto -> Tensor, for every element type in every encoding ONNX allows: raw_data
 // (little-endian; viewed in place when aligned, copied only when not), the typed fields, and
-// external data (the caller resolves location/offset/length to bytes). No protobuf decoding here:
-// protos come from onnx-buf (@bufbuild/protobuf), loaded on first use (loadProto).
+// external data (the caller resolves location/offset/length to bytes). Protos are decoded by
+// onnx-proto.mjs.
 import { ModelError } from '../generated/errors.mjs';
-import { importProto } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
 import { arrayClass, storageLength, typeById } from '../types.mjs';
+import { decodeTensor } from './onnx-proto.mjs';
 
 const utf8 = new TextDecoder();
-
-let proto = null;
-// The bundled protobuf runtime and ONNX schemas (dist/proto.mjs, built from js/model/proto.mjs).
-export function loadProto() {
-  proto ??= importProto();
-  return proto;
-}
 
 export function modelError(message) {
   return new ModelError(message);
@@ -108,10 +101,9 @@ function typedLength(t, size) {
 
 // A serialized TensorProto (an input_K.pb / output_K.pb file of ONNX's test data).
 export async function tensorFromProtoBytes(bytes) {
-  const { fromBinary, TensorProtoSchema } = await loadProto();
   let proto;
   try {
-    proto = fromBinary(TensorProtoSchema, bytes);
+    proto = decodeTensor(bytes);
   } catch (e) {
     throw modelError(`cannot parse a TensorProto: ${e.message}`);
   }
