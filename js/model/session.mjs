@@ -57,7 +57,10 @@ async function externalReader(options, baseDir) {
   let fs = null, path = null;
   if (isNode && baseDir) { fs = await import('node:fs'); path = await import('node:path'); }
   return (location, offset, length, what) => {
-    let bytes = files[location];
+    // Own entries only: a location named 'constructor' or '__proto__' must not find Object's.
+    let bytes = Object.hasOwn(files, location) ? files[location] : undefined;
+    if (bytes !== undefined && !(bytes instanceof Uint8Array))
+      throw invalidArgument(`options.externalData['${location}'] must be a Uint8Array, got ${bytes?.constructor?.name ?? typeof bytes}`);
     if (!bytes) {
       if (!fs) throw modelError(`${what} is stored in external file '${location}': pass its bytes in options.externalData`);
       const full = path.resolve(baseDir, location);
