@@ -3,10 +3,10 @@
 //
 // Tensors and prepared nodes cross the boundary as plain addresses of C++ objects, so that a run
 // costs a few integer calls and no Embind class wrappers (the hot path of InferenceSession.run).
-// Memory: every tensor address returned to JS (ow_tensor_create, runNode, ow_node_run1/2) is owned by
-// JS and must be freed once with ow_tensor_delete (Tensor.dispose() in js/); every node address
-// from prepareNode with nodeDelete. A tensor holds a shared_ptr to its buffer, so a Reshape/Flatten
-// output keeps its input's data alive after the input is deleted.
+// Memory: every tensor address returned to JS (ow_tensor_create, runNode, ow_node_run1/2) is
+// owned by JS and must be freed once with ow_tensor_delete (Tensor.dispose() in js/); every node
+// address from prepareNode with nodeDelete. A tensor holds a counted reference to its buffer, so
+// a Reshape/Flatten output keeps its input's data alive after the input is deleted.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>

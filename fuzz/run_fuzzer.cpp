@@ -413,7 +413,7 @@ void check_make_tensor(FuzzedDataProvider& in) {
   const Status s = make_tensor(type, dims, &t, zeroed);
   const std::string ctx = std::to_string(static_cast<int>(type)) + fuzz::dims_string(dims) + ": " + s.message();
   fuzz::check_status_shape(s);
-  FUZZ_CHECK(s.is_ok() == (t.buffer != nullptr), ctx);
+  FUZZ_CHECK(s.is_ok() == static_cast<bool>(t.buffer), ctx);
   if (!fuzz::is_valid_type(type)) {
     FUZZ_CHECK(s.code() == StatusCode::Type, ctx);
     return;

@@ -9,55 +9,52 @@
 
 namespace onnxwasm {
 
-Buffer::~Buffer() {
-  if (strings_) {
-    for (int64_t i = 0; i < string_count_; ++i) strings_[i].~basic_string();
-    std::free(strings_);
-  }
-  std::free(data_);
+// The header's size rounded up to 16: the storage after it stays 16-byte aligned.
+constexpr size_t kHeader = (sizeof(Buffer) + 15) & ~size_t{15};
+
+// One block: the header and `storage_bytes` after it, as a Buffer with one reference; null when
+// it cannot be allocated. Sizes beyond the address space are refused rather than wrapped.
+Buffer* Buffer::allocate(int64_t storage_bytes) {
+  const uint64_t rounded = (static_cast<uint64_t>(storage_bytes) + 15) & ~uint64_t{15};
+  if (storage_bytes < 0 || rounded > SIZE_MAX - kHeader) return nullptr;
+  void* p = std::aligned_alloc(16, kHeader + static_cast<size_t>(rounded));
+  if (!p) return nullptr;
+  Buffer* b = new (p) Buffer();
+  b->data_ = static_cast<uint8_t*>(p) + kHeader;
+  return b;
 }
 
-static void* aligned_bytes(int64_t bytes) {
-  // Sizes beyond the address space are refused here rather than wrapped.
-  const uint64_t rounded = (static_cast<uint64_t>(bytes) + 15) & ~uint64_t{15};
-  if (bytes < 0 || rounded > SIZE_MAX - 16) return nullptr;
-  return std::aligned_alloc(16, rounded == 0 ? 16 : static_cast<size_t>(rounded));
+void Buffer::release() {
+  if (--refs_ > 0) return;
+  for (int64_t i = 0; i < string_count_; ++i) strings_[i].~basic_string();
+  this->~Buffer();
+  std::free(this);
 }
 
-Status Buffer::allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out, bool zeroed) {
-  void* p = aligned_bytes(bytes);
-  if (!p)
+Status Buffer::allocate_bytes(int64_t bytes, BufferRef* out, bool zeroed) {
+  Buffer* b = allocate(bytes);
+  if (!b)
     return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(bytes) +
                                                " bytes for a tensor: memory is exhausted or the size exceeds what wasm32 memory (4 GiB) can hold");
-  if (zeroed) std::memset(p, 0, static_cast<size_t>(bytes));
-  std::shared_ptr<Buffer> b(new (std::nothrow) Buffer());
-  if (!b) {
-    std::free(p);
-    return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
-  }
-  b->data_ = static_cast<uint8_t*>(p);
+  if (zeroed) std::memset(b->data_, 0, static_cast<size_t>(bytes));
   b->bytes_ = bytes;
-  *out = std::move(b);
+  *out = BufferRef(b);
   return Status::ok();
 }
 
-Status Buffer::allocate_strings(int64_t count, std::shared_ptr<Buffer>* out) {
+Status Buffer::allocate_strings(int64_t count, BufferRef* out) {
   int64_t bytes = 0;
   if (count < 0 || mul_overflows(count, static_cast<int64_t>(sizeof(std::string)), &bytes))
     bytes = -1;
-  void* p = bytes < 0 ? nullptr : aligned_bytes(bytes);
-  if (!p)
+  Buffer* b = allocate(bytes);
+  if (!b)
     return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate " + std::to_string(count) +
                                                " strings (" + std::to_string(bytes) + " bytes) for a tensor");
-  std::shared_ptr<Buffer> b(new (std::nothrow) Buffer());
-  if (!b) {
-    std::free(p);
-    return ONNXWASM_ERROR(StatusCode::OutOfMemory, "cannot allocate a tensor buffer record");
-  }
-  b->strings_ = static_cast<std::string*>(p);
+  b->strings_ = reinterpret_cast<std::string*>(b->data_);
   for (int64_t i = 0; i < count; ++i) new (&b->strings_[i]) std::string();
   b->string_count_ = count;
-  *out = std::move(b);
+  b->data_ = nullptr;   // string tensors have no raw bytes (data() is null, as before)
+  *out = BufferRef(b);
   return Status::ok();
 }
 

@@ -2,7 +2,7 @@
 // Flatten outputs share their input's Buffer; the Buffer is freed when its last Tensor goes.
 #pragma once
 #include <cstdint>
-#include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -11,17 +11,21 @@
 
 namespace onnxwasm {
 
-// Owns one allocation: raw bytes (16-byte aligned) or an array of std::string.
+class BufferRef;
+
+// One allocation: this header, then the tensor's storage (16-byte aligned): raw bytes or an array
+// of std::string. Tensors share it through BufferRef (Reshape and Flatten outputs share their
+// input's); it is freed with the last one. The count is not atomic: tensors are made, copied and
+// freed on the calling thread only (pool workers only read and write the bytes of a gather).
 class Buffer {
  public:
-  ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
   // Fails with ERR_OUT_OF_MEMORY, naming the bytes asked for, when the allocation fails.
   // `zeroed` false leaves the bytes uninitialized, for outputs a kernel writes in full.
-  static Status allocate_bytes(int64_t bytes, std::shared_ptr<Buffer>* out, bool zeroed = true);
-  static Status allocate_strings(int64_t count, std::shared_ptr<Buffer>* out);
+  static Status allocate_bytes(int64_t bytes, BufferRef* out, bool zeroed = true);
+  static Status allocate_strings(int64_t count, BufferRef* out);
 
   uint8_t* data() const { return data_; }
   int64_t bytes() const { return bytes_; }
@@ -29,17 +33,50 @@ class Buffer {
   int64_t string_count() const { return string_count_; }
 
  private:
+  friend class BufferRef;
   Buffer() = default;
+  ~Buffer() = default;
+  static Buffer* allocate(int64_t storage_bytes);
+  void release();  // drops one reference; the last frees the allocation
+
+  int64_t refs_ = 1;
   uint8_t* data_ = nullptr;
   int64_t bytes_ = 0;
   std::string* strings_ = nullptr;
   int64_t string_count_ = 0;
 };
 
+// A counted reference to a Buffer, used as std::shared_ptr<Buffer> would be.
+class BufferRef {
+ public:
+  BufferRef() = default;
+  BufferRef(const BufferRef& o) : p_(o.p_) {
+    if (p_) ++p_->refs_;
+  }
+  BufferRef(BufferRef&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+  BufferRef& operator=(BufferRef o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~BufferRef() {
+    if (p_) p_->release();
+  }
+  Buffer* operator->() const { return p_; }
+  Buffer* get() const { return p_; }
+  explicit operator bool() const { return p_ != nullptr; }
+  friend bool operator==(const BufferRef& a, const BufferRef& b) { return a.p_ == b.p_; }
+  friend bool operator!=(const BufferRef& a, const BufferRef& b) { return a.p_ != b.p_; }
+
+ private:
+  friend class Buffer;
+  explicit BufferRef(Buffer* p) : p_(p) {}
+  Buffer* p_ = nullptr;
+};
+
 struct Tensor {
   ElementType type = ElementType::Undefined;
   std::vector<int64_t> dims;
-  std::shared_ptr<Buffer> buffer;
+  BufferRef buffer;
 
   int64_t element_count() const;  // dims were checked at creation: no overflow
   bool is_string() const { return type == ElementType::String; }
