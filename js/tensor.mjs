@@ -46,6 +46,13 @@ function checkDims(dims) {
   return out;
 }
 
+// The dims of the C++ tensor at `p`, as numbers.
+function readDims(m, p) {
+  const dims = new Array(m._ow_tensor_rank(p));
+  for (let i = 0; i < dims.length; ++i) dims[i] = m._ow_tensor_dim(p, i);
+  return dims;
+}
+
 // A new C++ tensor of zeros (its address), or the binding's error thrown. Dims go through a
 // scratch area in wasm memory: a plain C call costs a fraction of an Embind call with a JS array.
 function createHandle(m, typeId, dims) {
@@ -182,10 +189,7 @@ export class Tensor {
   }
 
   #readDims() {
-    const m = getModule(), p = this.#ptr;
-    const dims = new Array(m._ow_tensor_rank(p));
-    for (let i = 0; i < dims.length; ++i) dims[i] = m._ow_tensor_dim(p, i);
-    return dims;
+    return readDims(getModule(), this.#ptr);
   }
 
   get size() {
@@ -286,7 +290,7 @@ export class Tensor {
 export function tensorFromHandle(h) {
   const m = getModule();
   if (m._ow_tensor_bytes(h) === 0) {   // no bytes: zero elements, or strings
-    const dims = Array.from({ length: m._ow_tensor_rank(h) }, (_, i) => m._ow_tensor_dim(h, i));
+    const dims = readDims(m, h);
     const i = dims.findIndex((d) => !Number.isSafeInteger(d));
     if (i >= 0) {
       m._ow_tensor_delete(h);

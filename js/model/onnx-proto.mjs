@@ -100,13 +100,18 @@ class Reader {
     return utf8.decode(this.bytes.subarray(s, e));
   }
 
+  // A field's key as [field number, wire type].
+  key() {
+    const key = this.varint();
+    if (typeof key !== 'number' || key > 0xffffffff) this.fail('invalid field key');
+    return [Math.floor(key / 8), key & 7];
+  }
+
   // Calls field(number, wireType) for every field; `field` returns false for fields it does not
   // read, which are skipped.
   fields(field) {
     while (this.pos < this.end) {
-      const key = this.varint();
-      if (typeof key !== 'number' || key > 0xffffffff) this.fail('invalid field key');
-      const number = Math.floor(key / 8), wire = key & 7;
+      const [number, wire] = this.key();
       if (number === 0) this.fail('field number 0');
       if (!field(number, wire)) this.skip(wire, number);
     }
@@ -122,9 +127,7 @@ class Reader {
         if (depth > 32) this.fail('groups nested too deeply');
         for (;;) {
           if (this.pos >= this.end) this.fail(`unterminated group ${number}`);
-          const key = this.varint();
-          if (typeof key !== 'number') this.fail('invalid field key');
-          const n = Math.floor(key / 8), w = key & 7;
+          const [n, w] = this.key();
           if (w === 4) {
             if (n !== number) this.fail(`end of group ${n} inside group ${number}`);
             return;
@@ -136,10 +139,15 @@ class Reader {
     }
   }
 
+  // A reader over the bytes of the length-delimited field that follows.
+  sub() {
+    const [s, e] = this.span();
+    return new Reader(this.bytes, s, e, this.view);
+  }
+
   // A nested message: decode(reader) over its bytes.
   message(decode) {
-    const [s, e] = this.span();
-    return decode(new Reader(this.bytes, s, e, this.view));
+    return decode(this.sub());
   }
 }
 
@@ -158,8 +166,7 @@ function decoder(make, table) {
       if (!f) return false;
       if (f.length === 3) {
         if (w === LEN) {
-          const [s, e] = r.span();
-          const inner = new Reader(r.bytes, s, e, r.view);
+          const inner = r.sub();
           while (inner.pos < inner.end) m[f[2]].push(f[1](inner));
           return true;
         }

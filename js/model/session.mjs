@@ -100,6 +100,7 @@ function feedTensor(name, x) {
   return new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
 }
 
+// A declared shape as text: [batch, 4, ?].
 const shapeText = (dims) => `[${dims.map((d) => d ?? '?').join(', ')}]`;
 
 // Plain assignment, except for a value named '__proto__', which assignment would not store.
@@ -171,7 +172,7 @@ export class InferenceSession {
       for (const [name, spec] of this.#overridable) {
         const t = this.#initializers.get(name);
         if (t.type !== spec.type || (spec.dims && (spec.dims.length !== t.dims.length || spec.dims.some((d, k) => typeof d === 'number' && d !== t.dims[k]))))
-          throw modelError(`graph input '${name}' is declared ${spec.type} [${(spec.dims ?? ['...']).map((d) => d ?? '?').join(', ')}] but its initializer is ${t.type} [${t.dims.join(', ')}]`);
+          throw modelError(`graph input '${name}' is declared ${spec.type} ${shapeText(spec.dims ?? ['...'])} but its initializer is ${t.type} [${t.dims.join(', ')}]`);
       }
       this.#inputs = declared.filter((i) => !this.#initializers.has(i.name));
 
@@ -325,7 +326,7 @@ export class InferenceSession {
     try {
       for (const { spec, slot, symbolic } of plan.inputs) {
         let t = feeds[spec.name];
-        if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} [${(spec.dims ?? []).map((d) => d ?? '?').join(', ')}])`);
+        if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
         if (!(t instanceof Tensor)) (temporaries ??= []).push(t = feedTensor(spec.name, t));
         this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
         slots[slot] = t;
