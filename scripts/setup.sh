@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, when it is missing: Debian's emscripten (em++),
-# cmake, g++, Catch2 and the ONNX 1.12 test data, and the npm packages; with --browser Chromium,
+# cmake, g++, Catch2 and the ONNX 1.12 test data, and the npm packages; with --browser Chromium and Firefox ESR,
 # with --fuzz clang-14 and its libFuzzer runtime, with --lint clang-tidy-14 and cppcheck. Idempotent and quick
 # when everything is there. Runs as root (or with sudo) on Debian bookworm.
 set -euo pipefail
@@ -13,7 +13,9 @@ command -v g++ >/dev/null || need+=(g++)
 [ -d /usr/share/libonnx-testdata/data ] || need+=(libonnx-testdata)
 for extra in "$@"; do
   case "$extra" in
-    --browser) command -v chromium >/dev/null || need+=(chromium) ;;
+    --browser)
+      command -v chromium >/dev/null || need+=(chromium)
+      command -v firefox-esr >/dev/null || need+=(firefox-esr) ;;
     --fuzz)
       command -v clang++-14 >/dev/null || need+=(clang-14)
       [ -n "$(ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || need+=(libclang-rt-14-dev) ;;
