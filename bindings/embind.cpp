@@ -154,22 +154,34 @@ double* dims_buffer(int rank) {
   return g_dims;
 }
 
-// A new zeroed tensor of g_dims[0..rank), or 0 with the Status in lastError(). The caller fills
-// it through ow_tensor_data / tensorSetString.
-uintptr_t tensor_create(int type_id, int rank) {
+// The dims JS wrote to g_dims[0..rank) (see dims_buffer), or false with the Status in lastError().
+bool take_dims(int rank, std::vector<int64_t>* dims) {
   if (rank < 0 || static_cast<size_t>(rank) > g_dims_capacity) {
     reset_dims_buffer();
-    return fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate room for " + std::to_string(rank) + " dims"));
+    fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate room for " + std::to_string(rank) + " dims"));
+    return false;
   }
-  std::vector<int64_t> dims(static_cast<size_t>(rank));
-  for (int i = 0; i < rank; ++i) dims[static_cast<size_t>(i)] = static_cast<int64_t>(g_dims[static_cast<size_t>(i)]);
+  dims->resize(static_cast<size_t>(rank));
+  for (int i = 0; i < rank; ++i) (*dims)[static_cast<size_t>(i)] = static_cast<int64_t>(g_dims[static_cast<size_t>(i)]);
   reset_dims_buffer();
-  ow::Tensor t;
-  const ow::Status s = ow::make_tensor(static_cast<ow::ElementType>(type_id), std::move(dims), &t);
-  if (!s.is_ok()) return fail(s);
+  return true;
+}
+
+uintptr_t adopt(ow::Tensor&& t) {
   TensorHandle* h = new (std::nothrow) TensorHandle(std::move(t));
   if (!h) return fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record"));
   return addr(h);
+}
+
+// A new tensor of g_dims[0..rank), zeroed unless `zeroed` is 0 (for data JS writes in full), or 0
+// with the Status in lastError(). The caller fills it through ow_tensor_data / tensorSetString.
+uintptr_t tensor_create(int type_id, int rank, int zeroed) {
+  std::vector<int64_t> dims;
+  if (!take_dims(rank, &dims)) return 0;
+  ow::Tensor t;
+  const ow::Status s = ow::make_tensor(static_cast<ow::ElementType>(type_id), std::move(dims), &t, zeroed != 0);
+  if (!s.is_ok()) return fail(s);
+  return adopt(std::move(t));
 }
 
 // inputs: array of tensor addresses (0 for a missing input). Returns { outputs: [address] } or { error }.
@@ -212,6 +224,27 @@ const ow::Tensor* in_tensor(uintptr_t p) { return p ? &T(p)->tensor() : nullptr;
 uintptr_t node_run1(uintptr_t n, uintptr_t a) { return N(n)->run(in_tensor(a), nullptr, 1); }
 uintptr_t node_run2(uintptr_t n, uintptr_t a, uintptr_t b) { return N(n)->run(in_tensor(a), in_tensor(b), 2); }
 void node_delete(uintptr_t n) { delete N(n); }
+
+// The rows a prepared Gather needs from data of `type_id` and dims g_dims[0..rank) that is not in
+// memory (a table kept in its file), for `indices`: returns a new int64 tensor of the distinct
+// rows, ascending, and stores in *remapped_out a new int64 tensor of the indices as positions in
+// it (both owned by JS); or 0 with the Status in lastError() (the errors a run would give).
+uintptr_t remapped_slot = 0;
+uintptr_t node_gather_rows(uintptr_t n, uintptr_t indices, int type_id, int rank) {
+  std::vector<int64_t> dims;
+  if (!take_dims(rank, &dims)) return 0;
+  ow::Tensor remapped, rows;
+  ow::Status s = N(n)->op.plan_rows(static_cast<ow::ElementType>(type_id), dims, T(indices)->tensor(), &remapped, &rows);
+  if (!s.is_ok()) return fail(std::move(s));
+  const uintptr_t r = adopt(std::move(rows));
+  if (!r) return 0;
+  remapped_slot = adopt(std::move(remapped));
+  if (!remapped_slot) {
+    tensor_delete(r);
+    return 0;
+  }
+  return r;
+}
 
 // { ptr: node address, inputs: count } or { error } when the op or opset is refused.
 val prepare_node(const std::string& op, int opset, val attrs) {
@@ -348,7 +381,11 @@ EMSCRIPTEN_KEEPALIVE double ow_tensor_bytes(uintptr_t p) { return tensor_bytes(p
 EMSCRIPTEN_KEEPALIVE void ow_tensor_delete(uintptr_t p) { tensor_delete(p); }
 // Room for `rank` dims (doubles) that JS writes before calling ow_tensor_create (null if none).
 EMSCRIPTEN_KEEPALIVE double* ow_dims_buffer(int rank) { return dims_buffer(rank); }
-EMSCRIPTEN_KEEPALIVE uintptr_t ow_tensor_create(int type_id, int rank) { return tensor_create(type_id, rank); }
+EMSCRIPTEN_KEEPALIVE uintptr_t ow_tensor_create(int type_id, int rank, int zeroed) { return tensor_create(type_id, rank, zeroed); }
+// Rows of a table kept outside memory (node_gather_rows); the remapped indices' tensor is taken
+// once with ow_take_remapped.
+EMSCRIPTEN_KEEPALIVE uintptr_t ow_node_gather_rows(uintptr_t n, uintptr_t indices, int type_id, int rank) { return node_gather_rows(n, indices, type_id, rank); }
+EMSCRIPTEN_KEEPALIVE uintptr_t ow_take_remapped() { const uintptr_t r = remapped_slot; remapped_slot = 0; return r; }
 // Runtime facts, as plain integers: each Embind function costs start-up time (its registration
 // runs when the module loads).
 EMSCRIPTEN_KEEPALIVE int ow_threads() { return threads(); }

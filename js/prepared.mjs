@@ -5,7 +5,7 @@
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
 import { getModule } from './runtime.mjs';
-import { Tensor, tensorFromHandle } from './tensor.mjs';
+import { Tensor, tensorFromHandle, writeDims } from './tensor.mjs';
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
@@ -53,6 +53,20 @@ export class PreparedNode {
     const h = (b === undefined ? m._ow_node_run1(n, a.handle) : m._ow_node_run2(n, a.handle, b.handle)) >>> 0;
     if (h === 0) throw errorFromStatus(m.lastError());
     return tensorFromHandle(h);
+  }
+
+  // For a Gather whose data (type id and dims) is a table outside memory: the same checks as a run
+  // (the same errors), then { rows, remapped }: int64 Tensors of the distinct rows to read,
+  // ascending, and of the indices as positions among them. The caller owns both.
+  gatherRows(indices, typeId, dims) {
+    const n = this.#node;
+    if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
+    const m = getModule();
+    writeDims(m, dims);
+    const h = m._ow_node_gather_rows(n, indices.handle, typeId, dims.length) >>> 0;
+    if (h === 0) throw errorFromStatus(m.lastError());
+    const rows = tensorFromHandle(h);
+    return { rows, remapped: tensorFromHandle(m._ow_take_remapped() >>> 0) };
   }
 
   dispose() {

@@ -10,6 +10,8 @@ import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
 const REGISTER = Symbol('register');
+// Tensor[UNINITIALIZED](type, dims): for js/model/ loaders, not part of the public API.
+export const UNINITIALIZED = Symbol('uninitialized');
 let stringWrites = 0;   // writes through any string tensor's data array (see #stringArray)
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule()._ow_tensor_delete(ptr))
@@ -53,16 +55,23 @@ function readDims(m, p) {
   return dims;
 }
 
-// A new C++ tensor of zeros (its address), or the binding's error thrown. Dims go through a
-// scratch area in wasm memory: a plain C call costs a fraction of an Embind call with a JS array.
-function createHandle(m, typeId, dims) {
+// Writes dims to the binding's scratch area in wasm memory, read by the next C call that takes
+// dims (ow_tensor_create, ow_node_gather_rows): a plain C call costs a fraction of an Embind call
+// with a JS array.
+export function writeDims(m, dims) {
   const at = m._ow_dims_buffer(dims.length) >>> 0;
   if (at) {
     let heap = m.HEAPF64;
     if (heap.buffer !== m.HEAPU8.buffer) heap = new Float64Array(m.HEAPU8.buffer);
     heap.set(dims, at / 8);
   }
-  const ptr = m._ow_tensor_create(typeId, dims.length) >>> 0;
+}
+
+// A new C++ tensor (its address), of zeros unless `zeroed` is false (for data written in full
+// right after), or the binding's error thrown.
+function createHandle(m, typeId, dims, zeroed = true) {
+  writeDims(m, dims);
+  const ptr = m._ow_tensor_create(typeId, dims.length, zeroed ? 1 : 0) >>> 0;
   if (!ptr) throw errorFromStatus(m.lastError());
   return ptr;
 }
@@ -142,7 +151,8 @@ export class Tensor {
     // grow memory, which detaches such a view in one-thread builds: keep its place to view it again.
     const inWasm = t.name !== 'string' && values.buffer === m.HEAPU8.buffer;
     const srcOffset = inWasm ? values.byteOffset : 0, srcBytes = inWasm ? values.byteLength : 0;
-    this.#adopt(createHandle(m, t.id, shape), t);
+    // Not zeroed: every byte is written below (a 1 GB tensor was touched twice, at 2.5 s per GB).
+    this.#adopt(createHandle(m, t.id, shape, t.name === 'string'), t);
     this.#dims = Object.freeze(shape);
     if (t.name === 'string') {
       values.forEach((s, i) => m.tensorSetString(this.#ptr, i, s));
@@ -157,6 +167,13 @@ export class Tensor {
   static alloc(type, dims) {
     const t = typeByName(type);
     return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, checkDims(dims)));
+  }
+
+  // (internal) A tensor whose numeric storage is not zeroed, for loaders that write every byte
+  // (external data read straight into wasm memory).
+  static [UNINITIALIZED](type, dims) {
+    const t = typeByName(type);
+    return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, checkDims(dims), t.name === 'string'));
   }
 
   static [FROM_HANDLE](ptr) {

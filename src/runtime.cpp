@@ -1,6 +1,7 @@
 #include "runtime.h"
 
 #include "checked_mul.h"
+#include "ops/ops.h"
 
 namespace onnxwasm {
 namespace {
@@ -107,6 +108,29 @@ Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
   if (s.is_ok()) *output = std::move(result_[0]);
   result_.clear();
   return s;
+}
+
+Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
+                            Tensor* remapped, Tensor* rows) {
+  const OpVersion& v = *v_;
+  if (v.run != run_gather)
+    return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": only Gather reads a table kept outside memory");
+  types_.assign({data_type, indices.type});
+  ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
+  if (!attrs_ok_) ONNXWASM_RETURN_IF_ERROR(check_attributes(v, attrs_));
+  infos_.resize(2);
+  for (size_t i = 0; i < 2; ++i) {
+    const std::vector<int64_t>& dims = i == 0 ? data_dims : indices.dims;
+    infos_[i].type = types_[i];
+    infos_[i].rank_known = true;
+    infos_[i].int_values.reset();
+    infos_[i].dims.clear();
+    for (int64_t d : dims) infos_[i].dims.push_back(Dim::known(d));
+  }
+  inferred_.clear();
+  ONNXWASM_RETURN_IF_ERROR(v.infer(v, attrs_, infos_, &inferred_));
+  ONNXWASM_RETURN_IF_ERROR(check_output_sizes(v, inferred_));
+  return plan_gather_rows(v, attrs_, data_dims, indices, remapped, rows);
 }
 
 }  // namespace onnxwasm

@@ -25,6 +25,10 @@ class PreparedOp {
   const OpVersion& version() const { return *v_; }
   // `inputs` are borrowed; on success *output owns (or shares) its buffer.
   Status run(const Tensor* const* inputs, size_t n, Tensor* output);
+  // A Gather whose data (of `data_type` and `data_dims`) is not in memory: the same checks as run
+  // with that data, then plan_gather_rows (ops.h) fills `remapped` and `rows`.
+  Status plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
+                   Tensor* remapped, Tensor* rows);
 
  private:
   const OpVersion* v_ = nullptr;

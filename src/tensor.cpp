@@ -12,12 +12,40 @@ namespace onnxwasm {
 // The header's size rounded up to 16: the storage after it stays 16-byte aligned.
 constexpr size_t kHeader = (sizeof(Buffer) + 15) & ~size_t{15};
 
+namespace {
+
+#if defined(__wasm32__)
+// Emscripten's malloc (dlmalloc) asks sbrk for less than 2 GiB at a time (HALF_MAX_SIZE_T), so a
+// block above about 2 GiB was refused even where wasm32's 4 GiB memory would hold it. A large
+// block first extends the allocator's top chunk in steps of 1 GiB, held and then freed back in
+// reverse order (each merges into the top chunk); the block is then carved from that top with
+// one sbrk below 2 GiB. A step that fails ends the steps; the allocation itself decides.
+void* aligned_block(size_t bytes) {
+  constexpr size_t kStep = size_t{1} << 30;
+  if (bytes <= kStep) return std::aligned_alloc(16, bytes);
+  void* steps[4];
+  size_t held = 0, count = 0;
+  while (held + kStep < bytes && count < 4) {
+    void* p = std::malloc(kStep - 64);
+    if (!p) break;
+    steps[count++] = p;
+    held += kStep;
+  }
+  while (count > 0) std::free(steps[--count]);
+  return std::aligned_alloc(16, bytes);
+}
+#else
+void* aligned_block(size_t bytes) { return std::aligned_alloc(16, bytes); }
+#endif
+
+}  // namespace
+
 // One block: the header and `storage_bytes` after it, as a Buffer with one reference; null when
 // it cannot be allocated. Sizes beyond the address space are refused rather than wrapped.
 Buffer* Buffer::allocate(int64_t storage_bytes) {
   const uint64_t rounded = (static_cast<uint64_t>(storage_bytes) + 15) & ~uint64_t{15};
   if (storage_bytes < 0 || rounded > SIZE_MAX - kHeader) return nullptr;
-  void* p = std::aligned_alloc(16, kHeader + static_cast<size_t>(rounded));
+  void* p = aligned_block(kHeader + static_cast<size_t>(rounded));
   if (!p) return nullptr;
   Buffer* b = new (p) Buffer();
   b->data_ = static_cast<uint8_t*>(p) + kHeader;

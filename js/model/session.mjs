@@ -1,6 +1,7 @@
 // InferenceSession: the onnxruntime-web API over ONNX models of Gather, Flatten, Reshape and
-// Constant nodes. At create(): parse (onnx-buf, loaded on first use), check ops and domains, sort the graph, make the
-// initializers and Constants Tensors once (they stay in wasm memory), infer every value's type
+// Constant nodes. At create(): read the model (sources.mjs), parse it, check ops and domains, sort
+// the graph, make the initializers and Constants Tensors once (they stay in wasm memory; external
+// data is loaded, or kept in its file for Gathers: external-data.mjs), infer every value's type
 // and shape with symbols (through inferShapes: no shape rules here) and prepare each node.
 // At run(): check the feeds against the graph inputs, then run the prepared nodes in order.
 // Memory: the session owns its initializers, constants and prepared nodes (release() frees
@@ -11,11 +12,13 @@ import { inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
+import { ExternalData, LazyTable, Progress, loadTensor, loadingOptions, placeTables, sizeText, tableBytes, externalRange } from './external-data.mjs';
 import { decodeModel } from './onnx-proto.mjs';
-import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
+import { readModel } from './sources.mjs';
+import { dimsOf, elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
 
 const RUNNABLE = new Set(['Gather', 'Flatten', 'Reshape']);
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+const EXTERNAL = 1;   // TensorProto.DataLocation
 
 // { type, dims } of a ValueInfoProto: dims entries number | symbol string | null; dims null when
 // the rank is unknown.
@@ -34,14 +37,15 @@ function valueInfo(vi) {
   return { name: vi.name, type: t.name, dims };
 }
 
-// The tensor of a Constant node from whichever value attribute it has.
-function constantTensor(node, external) {
+// The tensor of a Constant node from whichever value attribute it has (`loaded`: its tensor when
+// stored in external data, loaded before).
+function constantTensor(node, loaded) {
   const a = node.attribute[0];
   if (node.attribute.length !== 1) throw modelError(`Constant '${node.output[0]}' must have exactly one value attribute, has ${node.attribute.length}`);
   switch (a.name) {
     case 'value':
       if (!a.t) throw modelError(`Constant '${node.output[0]}': attribute 'value' holds no tensor`);
-      return tensorFromProto(a.t, { external });
+      return loaded ?? tensorFromProto(a.t);
     case 'value_float': return new Tensor('float32', [a.f], []);
     case 'value_floats': return new Tensor('float32', Array.from(a.floats), [a.floats.length]);
     case 'value_int': return new Tensor('int64', [a.i], []);
@@ -50,29 +54,6 @@ function constantTensor(node, external) {
     case 'value_strings': return new Tensor('string', a.strings.map((s) => new TextDecoder().decode(s)), [a.strings.length]);
     default: throw modelError(`Constant '${node.output[0]}': attribute '${a.name}' is not supported (sparse_value and others)`);
   }
-}
-
-async function externalReader(options, baseDir) {
-  const files = options.externalData ?? {};
-  let fs = null, path = null;
-  if (isNode && baseDir) { fs = await import('node:fs'); path = await import('node:path'); }
-  return (location, offset, length, what) => {
-    // Own entries only: a location named 'constructor' or '__proto__' must not find Object's.
-    let bytes = Object.hasOwn(files, location) ? files[location] : undefined;
-    if (bytes !== undefined && !(bytes instanceof Uint8Array))
-      throw invalidArgument(`options.externalData['${location}'] must be a Uint8Array, got ${bytes?.constructor?.name ?? typeof bytes}`);
-    if (!bytes) {
-      if (!fs) throw modelError(`${what} is stored in external file '${location}': pass its bytes in options.externalData`);
-      const full = path.resolve(baseDir, location);
-      const rel = path.relative(baseDir, full);
-      if (rel.startsWith('..') || path.isAbsolute(rel) || path.isAbsolute(location))
-        throw modelError(`${what}: external data path '${location}' leaves the model's folder`);
-      try { bytes = fs.readFileSync(full); } catch (e) { throw modelError(`${what}: cannot read external data '${location}': ${e.message}`); }
-    }
-    const end = length === undefined ? bytes.length : offset + length;
-    if (offset < 0 || end > bytes.length) throw modelError(`${what}: external data range [${offset}, ${end}) is outside '${location}' (${bytes.length} bytes)`);
-    return bytes.subarray(offset, end);
-  };
 }
 
 // A node's attributes as a plain object, for display (ints as numbers, bytes as text).
@@ -115,34 +96,28 @@ function copyTensor(t) {
 }
 
 export class InferenceSession {
-  #inputs; #outputs; #initializers; #overridable; #steps; #opset; #released = false; #owned = []; #info; #plan;
+  #inputs; #outputs; #initializers; #lazy; #overridable; #steps; #opset; #released = false; #owned = []; #info; #plan;
 
+  // source: a file path (Node), a URL (string in browsers; http(s) URL or URL object anywhere), a
+  // Blob or File, a Uint8Array or an ArrayBuffer. options: { externalData, externalDataMode:
+  // 'auto' | 'memory' | 'lazy', onProgress({ loaded, total }) } (see README, Large tables).
   static async create(source, options = {}) {
     await init();
-    let bytes = source, baseDir = null;
-    if (typeof source === 'string') {
-      if (!isNode) throw invalidArgument('InferenceSession.create(path) needs Node; in a browser pass the model bytes');
-      const { readFile } = await import('node:fs/promises');
-      const { dirname, resolve } = await import('node:path');
-      bytes = await readFile(source);
-      baseDir = dirname(resolve(source));
-    } else if (source instanceof ArrayBuffer) {
-      bytes = new Uint8Array(source);
-    } else if (!(source instanceof Uint8Array)) {
-      throw invalidArgument('InferenceSession.create takes a file path, a Uint8Array or an ArrayBuffer');
-    }
+    const loading = loadingOptions(options);
+    const read = await readModel(source, 'the ONNX model');
+    if (!read) throw invalidArgument('InferenceSession.create takes a file path (Node), a URL, a Blob or File, a Uint8Array or an ArrayBuffer');
     let model;
     try {
-      model = decodeModel(bytes);
+      model = decodeModel(read.bytes);
     } catch (e) {
-      throw modelError(`cannot parse the ONNX model (${bytes.length} bytes): ${e.message}`);
+      throw modelError(`cannot parse the ONNX model (${read.bytes.length} bytes): ${e.message}`);
     }
     const session = new InferenceSession();
-    await session.#load(model, await externalReader(options, baseDir));
+    await session.#load(model, await ExternalData.create(options, read), loading, read.bytes.length);
     return session;
   }
 
-  async #load(model, external) {
+  async #load(model, store, loading, modelBytes) {
     const g = model.graph;
     if (!g) throw modelError('the model has no graph');
     const defaultOpset = model.opsetImport.find((o) => o.domain === '' || o.domain === 'ai.onnx');
@@ -161,11 +136,44 @@ export class InferenceSession {
     const owned = [];
     try {
       this.#initializers = new Map();
+      this.#lazy = new Map();
+      // External data: where each table lives (placeTables), then each is loaded at one copy or
+      // kept in its source; a Constant's external tensor is loaded too. Progress counts the model
+      // and every byte loaded.
+      const tables = new Map(), constants = new Map();
+      const external = (proto, what) => {
+        const t = elementType(proto.dataType, what), dims = dimsOf(proto, what);
+        if (t.name === 'string') throw modelError(`${what}: string tensors cannot use external data (raw bytes); keep them in the model`);
+        return { proto, t, dims, what, bytes: tableBytes(t, dims), source: store.source(externalRange(proto, what).location, what) };
+      };
+      for (const init of g.initializer) if (init.dataLocation === EXTERNAL) tables.set(init.name, external(init, `tensor '${init.name}'`));
+      for (const n of g.node) {
+        const t = n.opType === 'Constant' && n.attribute.length === 1 && n.attribute[0].name === 'value' ? n.attribute[0].t : null;
+        if (t?.dataLocation === EXTERNAL) constants.set(n, external(t, `tensor '${t.name}'`));
+      }
+      const inputNames = new Set(g.input.map((i) => i.name));
+      const place = placeTables(g, tables, inputNames, loading.mode);
+      let total = modelBytes;
+      for (const [name, x] of tables) if (place.get(name) === 'memory') total += x.bytes;
+      for (const x of constants.values()) total += x.bytes;
+      const progress = new Progress(loading.onProgress, total);
+      progress.add(modelBytes);
       for (const init of g.initializer) {
-        const t = tensorFromProto(init, { external });
+        const x = tables.get(init.name);
+        if (x && place.get(init.name) === 'file') {
+          this.#lazy.set(init.name, await LazyTable.open(store, init, x.t, x.dims, x.what));
+          continue;
+        }
+        const t = x ? await loadTensor(store, init, x.t, x.dims, x.what, progress) : tensorFromProto(init);
         owned.push(t);
         this.#initializers.set(init.name, t);
       }
+      for (const [n, x] of constants) {
+        const t = await loadTensor(store, x.proto, x.t, x.dims, x.what, progress);
+        owned.push(t);
+        constants.set(n, t);
+      }
+      progress.finish();
       const declared = g.input.map(valueInfo);
       // Graph inputs that are also initializers (overridable by a feed): declared and stored alike.
       this.#overridable = new Map(declared.filter((i) => this.#initializers.has(i.name)).map((i) => [i.name, i]));
@@ -186,6 +194,7 @@ export class InferenceSession {
       };
       for (const i of declared) info.set(i.name, { type: i.type, dims: i.dims });
       for (const [name, t] of this.#initializers) if (!this.#overridable.has(name)) info.set(name, constInfo(t));
+      for (const [name, table] of this.#lazy) info.set(name, { type: table.t.name, dims: Array.from(table.dims) });
 
       // Topological order, with a clear error for a missing tensor or a cycle.
       // Every value is assigned once (ONNX graphs are in SSA form): a second producer is refused.
@@ -233,8 +242,8 @@ export class InferenceSession {
         const n = g.node[k];
         const label = `node '${n.name || n.opType}' (${n.opType})`;
         if (n.opType === 'Constant') {
-          const t = constantTensor(n, external);
-          owned.push(t);
+          const t = constantTensor(n, constants.get(n));
+          if (!constants.has(n)) owned.push(t);   // (a loaded one is owned already)
           this.#initializers.set(n.output[0], t);
           info.set(n.output[0], constInfo(t));
           continue;
@@ -284,9 +293,16 @@ export class InferenceSession {
 
   // The inferred { type, dims } of any value of the graph (input, initializer, node output), or
   // undefined. dims entries: number, symbol or null; dims null when the rank is unknown.
+  // For an initializer also where it lives, { storage: 'memory' | 'file', bytes } ('file': kept
+  // in its external source, `location`, and read by rows when a Gather runs).
   valueInfo(name) {
     const v = this.#info.get(name);
-    return v && { type: v.type, dims: v.dims && Array.from(v.dims) };
+    if (!v) return undefined;
+    const r = { type: v.type, dims: v.dims && Array.from(v.dims) };
+    const lazy = this.#lazy.get(name), t = this.#initializers.get(name);
+    if (lazy) Object.assign(r, { storage: 'file', location: lazy.location, bytes: lazy.bytes });
+    else if (t) Object.assign(r, { storage: 'memory', bytes: t.type === 'string' ? undefined : t.data.byteLength });
+    return r;
   }
 
   // Every value gets a slot in an array, so that a run is array reads and writes: session
@@ -301,7 +317,8 @@ export class InferenceSession {
     for (const [name, t] of this.#initializers) base[at(name)] = t;
     const inputs = this.#inputs.map((spec) => ({ spec, slot: at(spec.name), symbolic: !!spec.dims?.some((d) => typeof d === 'string') }));
     const overridable = new Map([...this.#overridable].map(([name, spec]) => [name, { slot: at(name), spec, symbolic: !!spec.dims?.some((d) => typeof d === 'string') }]));
-    const steps = this.#steps.map((st) => ({ prepared: st.prepared, a: at(st.inputs[0]), b: st.inputs.length > 1 ? at(st.inputs[1]) : -1, out: at(st.output) }));
+    // (lazy: the table a Gather reads by rows from its source; placeTables lets only Gathers read one)
+    const steps = this.#steps.map((st) => ({ prepared: st.prepared, a: at(st.inputs[0]), b: st.inputs.length > 1 ? at(st.inputs[1]) : -1, out: at(st.output), lazy: this.#lazy.get(st.inputs[0]) }));
     const producedSlots = new Set(steps.map((st) => st.out));
     const outputs = this.#outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)) }));
     const returned = new Set(outputs.filter((o) => o.produced).map((o) => o.slot));
@@ -319,7 +336,13 @@ export class InferenceSession {
     if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
     const plan = this.#plan;
     // Names to fetch are checked before anything runs or is copied (nothing partial on error).
-    if (fetches !== undefined) for (const name of fetches) if (!plan.slot.has(name)) throw invalidArgument(`'${name}' is not a value of this model`);
+    if (fetches !== undefined) {
+      for (const name of fetches) {
+        if (!plan.slot.has(name)) throw invalidArgument(`'${name}' is not a value of this model`);
+        const lazy = this.#lazy.get(name);
+        if (lazy) throw invalidArgument(`'${name}' is a table kept in '${lazy.location}' (${sizeText(lazy.bytes)}), read by rows; run() does not return it`);
+      }
+    }
     const slots = plan.base.slice();
     const produced = [];
     let temporaries = null, copies = null, symbols = null;
@@ -342,7 +365,7 @@ export class InferenceSession {
         slots[o.slot] = t;
       }
       for (const st of plan.steps) {
-        const out = st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
+        const out = st.lazy ? await st.lazy.gather(st.prepared, slots[st.b]) : st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
         produced.push(out);
         slots[st.out] = out;
       }

@@ -20,7 +20,7 @@ export function elementType(id, what) {
   return t;
 }
 
-function dimsOf(proto, what) {
+export function dimsOf(proto, what) {
   return Array.from(proto.dims, (d, i) => {
     const n = Number(d);
     if (!Number.isSafeInteger(n) || n < 0) throw modelError(`${what} has dimension ${i} = ${String(d)}; dimensions must be integers >= 0`);

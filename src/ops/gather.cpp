@@ -59,6 +59,28 @@ struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
 
+// Checks every index against [-axis_dim, axis_dim - 1], and writes them normalized to
+// [0, axis_dim) into `norm` unless it is null. The error names the first index out of range.
+Status check_indices(const OpVersion& v, const Tensor& indices, size_t axis, int64_t axis_dim, uint32_t* norm) {
+  const size_t n = static_cast<size_t>(indices.element_count());
+  // Normalized indices are uint32: enough for wasm32, whose memory cannot hold a longer axis.
+  if (norm && axis_dim > (int64_t{1} << 32))
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": axis " + std::to_string(axis) + " has size " +
+                                         std::to_string(axis_dim) + "; gathers support axes of at most 2^32 entries");
+  const GatherKernels& k = gather_kernels_best();
+  const size_t bad = indices.type == ElementType::Int32
+                         ? k.s32_normalize(n, reinterpret_cast<const int32_t*>(indices.buffer->data()), axis_dim, norm)
+                         : k.s64_normalize(n, reinterpret_cast<const int64_t*>(indices.buffer->data()), axis_dim, norm);
+  if (bad == n) return Status::ok();
+  const int64_t value = indices.type == ElementType::Int32
+                            ? reinterpret_cast<const int32_t*>(indices.buffer->data())[bad]
+                            : reinterpret_cast<const int64_t*>(indices.buffer->data())[bad];
+  return ONNXWASM_ERROR(StatusCode::Index, v.label() + ": index " + std::to_string(value) + " at position " +
+                                       std::to_string(bad) + " is outside [" + std::to_string(-axis_dim) + ", " +
+                                       std::to_string(axis_dim - 1) + "] for axis " + std::to_string(axis) +
+                                       " of size " + std::to_string(axis_dim));
+}
+
 }  // namespace
 
 Status infer_gather(const OpVersion& v, const Attributes& attrs, const std::vector<ValueInfo>& in,
@@ -107,34 +129,17 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   // Check (and, when there is anything to copy, normalize) every index before any write.
   const GatherKernels& k = gather_kernels_best();
   const bool copies = out_count > 0;
-  // Normalized indices are uint32: enough for wasm32, whose memory cannot hold a longer axis.
-  if (copies && axis_dim > (int64_t{1} << 32))
-    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": axis " + std::to_string(axis) + " has size " +
-                                         std::to_string(axis_dim) + "; gathers support axes of at most 2^32 entries");
-  uint32_t small[64];  // few indices: no allocation
   std::unique_ptr<uint32_t, FreeDeleter> heap_norm;
+  uint32_t small[64];  // few indices: no allocation
   uint32_t* norm = nullptr;
-  if (copies && n > 0 && n <= 64) {
-    norm = small;
-  } else if (copies && n > 0) {
-    heap_norm.reset(static_cast<uint32_t*>(std::malloc(n * sizeof(uint32_t))));
-    norm = heap_norm.get();
+  if (copies && n > 0) {
+    norm = n <= 64 ? small : static_cast<uint32_t*>(std::malloc(n * sizeof(uint32_t)));
+    if (n > 64) heap_norm.reset(norm);
     if (!norm)
       return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
                                                  " bytes to normalize the indices");
   }
-  const size_t bad = indices.type == ElementType::Int32
-                         ? k.s32_normalize(n, reinterpret_cast<const int32_t*>(indices.buffer->data()), axis_dim, norm)
-                         : k.s64_normalize(n, reinterpret_cast<const int64_t*>(indices.buffer->data()), axis_dim, norm);
-  if (bad != n) {
-    const int64_t value = indices.type == ElementType::Int32
-                              ? reinterpret_cast<const int32_t*>(indices.buffer->data())[bad]
-                              : reinterpret_cast<const int64_t*>(indices.buffer->data())[bad];
-    return ONNXWASM_ERROR(StatusCode::Index, v.label() + ": index " + std::to_string(value) + " at position " +
-                                         std::to_string(bad) + " is outside [" + std::to_string(-axis_dim) + ", " +
-                                         std::to_string(axis_dim - 1) + "] for axis " + std::to_string(axis) +
-                                         " of size " + std::to_string(axis_dim));
-  }
+  ONNXWASM_RETURN_IF_ERROR(check_indices(v, indices, axis, axis_dim, copies ? norm : nullptr));
 
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, std::move(out_dims), &result, /*zeroed=*/false));
@@ -179,6 +184,41 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
     }
   }
   out->push_back(std::move(result));
+  return Status::ok();
+}
+
+}  // namespace onnxwasm
+
+namespace onnxwasm {
+
+Status plan_gather_rows(const OpVersion& v, const Attributes& attrs, const std::vector<int64_t>& data_dims,
+                        const Tensor& indices, Tensor* remapped, Tensor* rows) {
+  size_t axis = 0;
+  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data_dims.size(), &axis));
+  if (axis != 0)
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": a table kept outside memory is read by rows (axis 0), not along axis " +
+                                         std::to_string(axis));
+  const int64_t axis_dim = data_dims[0];
+  const size_t n = static_cast<size_t>(indices.element_count());
+  std::unique_ptr<uint32_t, FreeDeleter> norm(static_cast<uint32_t*>(std::malloc((n > 0 ? n : 1) * sizeof(uint32_t))));
+  if (!norm)
+    return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
+                                               " bytes to normalize the indices");
+  ONNXWASM_RETURN_IF_ERROR(check_indices(v, indices, axis, axis_dim, norm.get()));
+  // The distinct rows in increasing order, then each index as a position among them.
+  std::vector<uint32_t> distinct(norm.get(), norm.get() + n);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  Tensor r, m;
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(ElementType::Int64, {static_cast<int64_t>(distinct.size())}, &r, false));
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(ElementType::Int64, indices.dims, &m, false));
+  int64_t* rp = reinterpret_cast<int64_t*>(r.buffer->data());
+  for (size_t i = 0; i < distinct.size(); ++i) rp[i] = distinct[i];
+  int64_t* mp = reinterpret_cast<int64_t*>(m.buffer->data());
+  for (size_t i = 0; i < n; ++i)
+    mp[i] = std::lower_bound(distinct.begin(), distinct.end(), norm.get()[i]) - distinct.begin();
+  *rows = std::move(r);
+  *remapped = std::move(m);
   return Status::ok();
 }
 

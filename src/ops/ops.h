@@ -8,6 +8,12 @@ namespace onnxwasm {
 Status infer_gather(const OpVersion&, const Attributes&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
 Status run_gather(const OpVersion&, const Attributes&, const std::vector<const Tensor*>&,
                   const std::vector<ValueInfo>&, std::vector<Tensor>*);
+// For a Gather whose data stays outside memory (a table kept in its file): checks the indices as
+// run_gather does (the same errors) and plans the reads. `rows`: the distinct rows the indices
+// name, ascending (int64 [u]); `remapped`: each index as a position in `rows` (int64, the
+// indices' dims), so that Gather(the u rows read, remapped) is Gather(data, indices). Axis 0 only.
+Status plan_gather_rows(const OpVersion& v, const Attributes& attrs, const std::vector<int64_t>& data_dims,
+                        const Tensor& indices, Tensor* remapped, Tensor* rows);
 
 // flatten.cpp: axis in [0, r] (versions 1 and 9) or [-r, r] (11 and later).
 Status infer_flatten_1(const OpVersion&, const Attributes&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);

@@ -173,7 +173,7 @@ describe('graphs', () => {
     await assert.rejects(InferenceSession.create(bytes), (e) => e instanceof ModelError && /external file 'w.bin'/.test(e.message));
   });
 
-  test('options.externalData: own entries only, each a Uint8Array', async () => {
+  test('options.externalData: own entries only, each bytes, a Blob or a URL', async () => {
     const at = (location) => modelBytes({
       nodes: [node('Flatten', ['w'], ['y'])], outputs: [outInfo('y')],
       initializers: [create(TensorProtoSchema, { name: 'w', dataType: 1, dims: [2n], dataLocation: 1, externalData: [create(StringStringEntryProtoSchema, { key: 'location', value: location })] })],
@@ -181,7 +181,7 @@ describe('graphs', () => {
     for (const location of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
       await assert.rejects(InferenceSession.create(at(location), { externalData: {} }), (e) => e instanceof ModelError && e.message.includes(`external file '${location}'`), location);
     await assert.rejects(InferenceSession.create(at('w.bin'), { externalData: { 'w.bin': [1, 2, 3, 4, 5, 6, 7, 8] } }),
-      (e) => e instanceof InvalidArgumentError && /options.externalData\['w.bin'\] must be a Uint8Array, got Array/.test(e.message));
+      (e) => e instanceof InvalidArgumentError && /options.externalData\['w.bin'\] must be a Uint8Array, ArrayBuffer, Blob, File or URL string, got Array/.test(e.message));
     const s = await InferenceSession.create(at('constructor'), { externalData: { constructor: new Uint8Array(new Float32Array([1, 2]).buffer) } });
     assert.deepEqual(Array.from((await s.run({})).y.data), [1, 2]);
     await s.release();

@@ -1,0 +1,180 @@
+// Where the bytes of a model and of its external data come from, and how they reach wasm memory:
+// a file in Node (positioned fs.readSync straight into a view of wasm memory: no whole-file
+// Buffer, no 2 GiB limit), a Blob or File (sliced and read in bounded chunks), a URL (fetched and
+// streamed; a Range request when only part is needed) or bytes already in JS memory. Every source
+// reads [offset, offset + length) into wasm memory at an address; files, Blobs and bytes can
+// also read scattered runs of rows, for tables kept outside wasm memory.
+// Memory: nothing here allocates in wasm memory; callers own the addresses they pass.
+import { ModelError } from '../generated/errors.mjs';
+import { getModule } from '../runtime.mjs';
+
+const MiB = 1 << 20;
+export const CHUNK = 64 * MiB;         // one read into wasm memory from a file (fs caps one read at 2 GiB)
+const BLOB_CHUNK = 16 * MiB;           // one Blob slice held in JS memory at a time
+
+export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+
+// Node's fs and path, or null outside Node (process.getBuiltinModule avoids import()'s 3 ms).
+export async function nodeModules() {
+  if (!isNode) return null;
+  const get = (name) => globalThis.process.getBuiltinModule?.(name) ?? import(name);
+  return { fs: await get('node:fs'), path: await get('node:path') };
+}
+
+// A short read: the bytes ran out before `length`. `got` bytes were read from `offset`.
+export class ShortRead extends Error {
+  constructor(size) {
+    super(`the source holds ${size} bytes`);
+    this.size = size;
+  }
+}
+
+const heap = () => getModule().HEAPU8;   // read again after every await: memory may have grown
+
+// Bytes already in JS memory (a Uint8Array or ArrayBuffer passed by the caller).
+export class BytesSource {
+  constructor(bytes) { this.bytes = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes; }
+  get canKeepTables() { return true; }
+  async size() { return this.bytes.length; }
+  async readInto(offset, length, addr, progress) {
+    if (offset + length > this.bytes.length) throw new ShortRead(this.bytes.length);
+    for (let done = 0; done < length; done += CHUNK) {
+      const n = Math.min(CHUNK, length - done);
+      heap().set(this.bytes.subarray(offset + done, offset + done + n), addr + done);
+      progress?.add(n);
+    }
+  }
+  // runs: [{ at: source offset, length, addr }]
+  async readRuns(runs, end) {
+    if (end > this.bytes.length) throw new ShortRead(this.bytes.length);
+    const h = heap();
+    for (const r of runs) h.set(this.bytes.subarray(r.at, r.at + r.length), r.addr);
+  }
+}
+
+// A file in Node, opened for each load or run: a file that vanishes or shrinks under a table kept
+// in it fails the run that reads it, rather than serving a deleted file's bytes.
+export class FileSource {
+  constructor(fs, path) { this.fs = fs; this.path = path; }
+  get canKeepTables() { return true; }
+  async size() { return this.fs.statSync(this.path).size; }
+  #withFile(end, body) {
+    const fs = this.fs;
+    const fd = fs.openSync(this.path, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (end > size) throw new ShortRead(size);
+      return body(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  #read(fd, at, length, addr, progress) {
+    for (let done = 0; done < length;) {
+      const got = this.fs.readSync(fd, heap(), addr + done, Math.min(CHUNK, length - done), at + done);
+      if (got === 0) throw new ShortRead(this.fs.fstatSync(fd).size);
+      done += got;
+      progress?.add(got);
+    }
+  }
+  async readInto(offset, length, addr, progress) {
+    this.#withFile(offset + length, (fd) => this.#read(fd, offset, length, addr, progress));
+  }
+  async readRuns(runs, end) {
+    this.#withFile(end, (fd) => { for (const r of runs) this.#read(fd, r.at, r.length, r.addr, null); });
+  }
+}
+
+// A Blob or File: read in slices of at most 16 MiB (a File the user picked is read from disk).
+export class BlobSource {
+  constructor(blob) { this.blob = blob; }
+  get canKeepTables() { return true; }
+  async size() { return this.blob.size; }
+  async #slice(at, length, addr) {
+    const bytes = new Uint8Array(await this.blob.slice(at, at + length).arrayBuffer());
+    if (bytes.length !== length) throw new ShortRead(this.blob.size);
+    heap().set(bytes, addr);
+  }
+  async readInto(offset, length, addr, progress) {
+    if (offset + length > this.blob.size) throw new ShortRead(this.blob.size);
+    for (let done = 0; done < length; done += BLOB_CHUNK) {
+      const n = Math.min(BLOB_CHUNK, length - done);
+      await this.#slice(offset + done, n, addr + done);
+      progress?.add(n);
+    }
+  }
+  async readRuns(runs, end) {
+    if (end > this.blob.size) throw new ShortRead(this.blob.size);
+    for (const r of runs)
+      for (let done = 0; done < r.length; done += BLOB_CHUNK)
+        await this.#slice(r.at + done, Math.min(BLOB_CHUNK, r.length - done), r.addr + done);
+  }
+}
+
+// A URL: fetched when read, asking for the range needed (a server that ignores Range sends the
+// whole file: the bytes before the range are skipped as they stream by). Tables are not kept at
+// a URL: they are loaded.
+export class UrlSource {
+  constructor(url) { this.url = url; }
+  get canKeepTables() { return false; }
+  async size() { return null; }   // known once fetched
+  async readInto(offset, length, addr, progress) {
+    if (length === 0) return;
+    const response = await fetch(this.url, { headers: { Range: `bytes=${offset}-${offset + length - 1}` } });
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+    const ranged = response.status === 206;
+    const total = ranged ? Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN)
+      : Number(response.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(total) && offset + length > total) throw new ShortRead(total);
+    let skip = ranged ? 0 : offset, done = 0, seen = ranged ? offset : 0;   // seen: bytes from the file's start
+    const reader = response.body.getReader();
+    try {
+      while (done < length) {
+        const { value, done: end } = await reader.read();
+        if (end) throw new ShortRead(Number.isFinite(total) ? total : seen);
+        seen += value.length;
+        let chunk = value;
+        if (skip > 0) {
+          const s = Math.min(skip, chunk.length);
+          chunk = chunk.subarray(s);
+          skip -= s;
+        }
+        chunk = chunk.subarray(0, length - done);
+        heap().set(chunk, addr + done);
+        done += chunk.length;
+        progress?.add(chunk.length);
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+  }
+}
+
+// The bytes of a model given as a path (Node), a URL (string or URL object), a Blob/File, a
+// Uint8Array or an ArrayBuffer, and where its external data is looked for: { bytes, baseDir, baseUrl }.
+export async function readModel(source, what) {
+  if (source instanceof Uint8Array) return { bytes: source };
+  if (source instanceof ArrayBuffer) return { bytes: new Uint8Array(source) };
+  if (typeof Blob === 'function' && source instanceof Blob) return { bytes: new Uint8Array(await source.arrayBuffer()) };
+  const url = asUrl(source);
+  if (url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new ModelError(`cannot fetch ${what} at ${url.href}: HTTP ${response.status}`);
+    return { bytes: new Uint8Array(await response.arrayBuffer()), baseUrl: url };
+  }
+  if (typeof source === 'string' && isNode) {
+    const { fs, path } = await nodeModules();
+    const full = path.resolve(source);
+    return { bytes: fs.readFileSync(full), baseDir: path.dirname(full) };
+  }
+  return null;
+}
+
+// A URL for a string or URL object: in browsers any string (relative to the page); in Node only
+// http(s): and data: URLs (other strings are file paths).
+export function asUrl(x) {
+  if (x instanceof URL) return x;
+  if (typeof x !== 'string') return null;
+  if (isNode) return /^(https?|data|blob):/i.test(x) ? new URL(x) : null;
+  try { return new URL(x, globalThis.location?.href); } catch { return null; }
+}

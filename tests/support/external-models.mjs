@@ -1,0 +1,46 @@
+// Gather models whose table is an initializer in external data, for the external-data tests:
+// the model bytes, and the table's bytes with a pattern that makes every row recognizable.
+import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, StringStringEntryProtoSchema,
+  TensorProto_DataType as DT, TensorProtoSchema,
+} from 'onnx-buf';
+import { attribute, valueInfo } from './gen-models.mjs';
+import { TYPES } from './onnx-spec.mjs';
+
+const ONNX_ENUM = { float32: 'FLOAT', float64: 'DOUBLE' };
+export const dataType = (type) => DT[ONNX_ENUM[type] ?? type.toUpperCase()];
+
+// The bytes of a [rows, ...rowDims] table of `type`: byte k of row r is (r * 131 + k * 7 + 3) & 255
+// (for bool, 0 or 1), so every row differs from its neighbours.
+export function tableBytes(type, dims) {
+  const perRow = Math.ceil((dims.slice(1).reduce((a, b) => a * b, 1) * TYPES[type][1]) / 8);
+  const bytes = new Uint8Array(Math.ceil((dims.reduce((a, b) => a * b, 1) * TYPES[type][1]) / 8));
+  for (let r = 0; r < dims[0]; ++r)
+    for (let k = 0; k < perRow && r * perRow + k < bytes.length; ++k)
+      bytes[r * perRow + k] = type === 'bool' ? (r + k) & 1 : (r * 131 + k * 7 + 3) & 255;
+  return bytes;
+}
+
+// A model: out = Gather(table, indices; axis) with `table` in external file `location` at
+// `offset` (length declared unless `length` is null), `indices` an int64 graph input.
+// extra: more nodes reading the table ({ alsoFlatten: true } adds Flatten(table) as output 'flat').
+export function gatherModel({ type = 'float32', dims, location = 'table.bin', offset = 0, length, axis = 0, opset = 13, alsoFlatten = false, indexDims = ['n'] }) {
+  const bytes = Math.ceil((dims.reduce((a, b) => a * b, 1) * TYPES[type][1]) / 8);
+  const entries = [['location', location], ['offset', String(offset)]];
+  if (length !== null) entries.push(['length', String(length ?? bytes)]);
+  const table = create(TensorProtoSchema, {
+    name: 'table', dataType: dataType(type), dims: dims.map(BigInt), dataLocation: 1,
+    externalData: entries.map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+  });
+  const nodes = [create(NodeProtoSchema, { opType: 'Gather', name: 'lookup', input: ['table', 'indices'], output: ['out'], attribute: [attribute('axis', axis)] })];
+  const outputs = [valueInfo('out', type, null)];
+  if (alsoFlatten) {
+    nodes.push(create(NodeProtoSchema, { opType: 'Flatten', name: 'flat', input: ['table'], output: ['flat'], attribute: [attribute('axis', 1)] }));
+    outputs.push(valueInfo('flat', type, null));
+  }
+  return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+    irVersion: 8n, opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: BigInt(opset) })],
+    graph: create(GraphProtoSchema, { name: 'g', node: nodes, input: [valueInfo('indices', 'int64', indexDims)], output: outputs, initializer: [table] }),
+  }));
+}
