@@ -4,14 +4,18 @@
 //   (js/runtime.mjs, startWorkers), so worker_threads is loaded where a worker is created;
 // - it counts cores with os.cpus(), which reads and parses every CPU's details (0.3 ms);
 //   os.availableParallelism() (Node >= 18.14) gives the count alone.
+// And one to its worker script (the .worker.js next to the glue), for Deno: Deno's worker_threads
+// run in a web worker whose global `location` has a getter only, so the worker's
+// Object.assign(global, { ..., location: { href: __filename }, ... }) threw and no thread ever
+// started. The glue reads `location` only on its web/worker path, never where process.versions.node
+// is set (Node, Deno, Bun), so the assignment is dropped.
 // Each edit must match exactly once, so a different Emscripten fails the build here rather than
 // shipping unpatched glue.
 //   node scripts/patch-threads-glue.mjs <glue.js>
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const file = process.argv[2];
-let text = readFileSync(file, 'utf8');
-const edits = [
+const glueEdits = [
   [
     'let nodeWorkerThreads;try{nodeWorkerThreads=require("worker_threads")}catch(e){console.error(\'The "worker_threads" module is not supported in this node.js build - perhaps a newer version is needed?\');throw e}global.Worker=nodeWorkerThreads.Worker',
     '',
@@ -25,12 +29,19 @@ const edits = [
     'if(ENVIRONMENT_IS_NODE){const os=require("os");return os.availableParallelism?os.availableParallelism():os.cpus().length}',
   ],
 ];
-for (const [from, to] of edits) {
-  const count = text.split(from).length - 1;
-  if (count !== 1) {
-    console.error(`patch-threads-glue: expected one match of ${JSON.stringify(from.slice(0, 60))}... in ${file}, found ${count}`);
-    process.exit(1);
+const workerEdits = [['location:{href:__filename},', '']];
+
+function patch(path, edits) {
+  let text = readFileSync(path, 'utf8');
+  for (const [from, to] of edits) {
+    const count = text.split(from).length - 1;
+    if (count !== 1) {
+      console.error(`patch-threads-glue: expected one match of ${JSON.stringify(from.slice(0, 60))}... in ${path}, found ${count}`);
+      process.exit(1);
+    }
+    text = text.replace(from, to);
   }
-  text = text.replace(from, to);
+  writeFileSync(path, text);
 }
-writeFileSync(file, text);
+patch(file, glueEdits);
+patch(file.replace(/\.js$/, '.worker.js'), workerEdits);
