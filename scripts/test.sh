@@ -18,3 +18,5 @@ echo "== JS API tests"
 node --test --test-reporter=spec tests/js/
 echo "== Browser tests: the playground, and the npm tarball without a bundler, with esbuild and with Vite (Chromium)"
 node --test --test-reporter=spec --test-concurrency=1 tests/browser/
+echo "== Engines: the packed package in Node, Deno, Bun, Chromium and Firefox"
+node --test --test-reporter=spec --test-concurrency=1 tests/engines/
