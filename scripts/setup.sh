@@ -35,3 +35,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "setup: npm ci"
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error
 fi
+# Deno, for the engine suite: from npm, but outside package.json. Its package lists a binary for
+# every platform as an optional dependency, which a lock file must then list too, and this
+# registry serves only @deno/linux-x64-glibc (npm ci refused the lock). Kept in .tools/ (not in git).
+if [[ " $* " == *" --browser "* ]] && [ ! -x .tools/node_modules/.bin/deno ]; then
+  echo "setup: deno into .tools/"
+  npm install --prefix .tools --no-save --no-package-lock --no-audit --no-fund --loglevel=error deno@^2.9.6
+fi

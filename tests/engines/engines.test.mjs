@@ -27,7 +27,8 @@ import { LAYOUT } from './model-layout.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const run = promisify(execFile);
-const bin = (name) => join(repo, 'node_modules/.bin', name);
+// (Deno is installed by scripts/setup.sh --browser into .tools/: see there why not in package.json)
+const bin = (name) => join(repo, name === 'deno' ? '.tools/node_modules/.bin' : 'node_modules/.bin', name);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 const tmp = mkdtempSync(join(tmpdir(), 'onnx-wasm-engines-'));
