@@ -3,6 +3,7 @@
 #include "shape.h"
 #include "checked_mul.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -17,22 +18,26 @@ namespace {
 #if defined(__wasm32__)
 // Emscripten's malloc (dlmalloc) asks sbrk for less than 2 GiB at a time (HALF_MAX_SIZE_T), so a
 // block above about 2 GiB was refused even where wasm32's 4 GiB memory would hold it. A large
-// block first extends the allocator's top chunk in steps of 1 GiB, held and then freed back in
-// reverse order (each merges into the top chunk); the block is then carved from that top with
-// one sbrk below 2 GiB. A step that fails ends the steps; the allocation itself decides.
+// block therefore first grows the allocator's top chunk in 64 MiB steps, held and then freed back
+// in reverse order (each merges into the top chunk), until the steps alone would hold the block;
+// the block is then carved from the top with no sbrk. Small steps matter once any sbrk has failed:
+// dlmalloc then asks for a whole request, not just what its top lacks, so a step can overshoot by
+// at most its size. A step that fails ends the steps: out of memory.
 void* aligned_block(size_t bytes) {
-  constexpr size_t kStep = size_t{1} << 30;
-  if (bytes <= kStep) return std::aligned_alloc(16, bytes);
-  void* steps[4];
+  constexpr size_t kLarge = size_t{1} << 30, kStep = size_t{64} << 20, kSlack = size_t{1} << 20;
+  if (bytes <= kLarge) return std::aligned_alloc(16, bytes);
+  if (bytes > SIZE_MAX - kSlack - kStep) return nullptr;
+  void* steps[(SIZE_MAX / kStep) + 2];
   size_t held = 0, count = 0;
-  while (held + kStep < bytes && count < 4) {
-    void* p = std::malloc(kStep - 64);
+  while (held < bytes + kSlack) {
+    void* p = std::malloc(kStep);
     if (!p) break;
     steps[count++] = p;
     held += kStep;
   }
+  const bool grown = held >= bytes + kSlack;
   while (count > 0) std::free(steps[--count]);
-  return std::aligned_alloc(16, bytes);
+  return grown ? std::aligned_alloc(16, bytes) : nullptr;
 }
 #else
 void* aligned_block(size_t bytes) { return std::aligned_alloc(16, bytes); }

@@ -207,15 +207,16 @@ export class LazyTable {
     const { rows, remapped } = prepared.gatherRows(indices, this.t.id, this.dims);
     let block = null;
     try {
-      const ids = rows.data, u = ids.length;
+      // (copied out first: allocating the block may grow memory, which detaches rows.data's view)
+      const ids = Array.from(rows.data, Number), u = ids.length;
       block = Tensor[UNINITIALIZED](this.t.name, [u, ...this.dims.slice(1)]);
       if (u > 0 && this.rowBytes > 0) {
         const base = getModule()._ow_tensor_data(block.handle) >>> 0;
         const runs = [];
         for (let i = 0; i < u;) {
           let j = i + 1;
-          while (j < u && ids[j] === ids[j - 1] + 1n) ++j;
-          runs.push({ at: this.offset + Number(ids[i]) * this.rowBytes, length: (j - i) * this.rowBytes, addr: base + i * this.rowBytes });
+          while (j < u && ids[j] === ids[j - 1] + 1) ++j;
+          runs.push({ at: this.offset + ids[i] * this.rowBytes, length: (j - i) * this.rowBytes, addr: base + i * this.rowBytes });
           i = j;
         }
         try {
@@ -237,7 +238,8 @@ export class LazyTable {
 // Where each external initializer lives: Map name -> 'memory' | 'file'. `tables`: Map name ->
 // { t, dims, bytes, source } for each external initializer, in graph order. A table may stay in
 // its source ('file') only when the source allows it (a file, a Blob or bytes; not a URL), it is
-// numeric with rank >= 1 and whole bytes per row, read only as the data of Gathers along axis 0,
+// numeric with rank >= 1 (Gather's types have whole bytes per row), read only as the data of
+// Gathers along axis 0,
 // and neither a graph output nor a graph input (a feed may replace those). 'auto' keeps such a
 // table in memory while the tables in memory total at most AUTO_MEMORY_BYTES.
 export function placeTables(graph, tables, overridable, mode) {
@@ -254,7 +256,7 @@ export function placeTables(graph, tables, overridable, mode) {
   }
   const outputs = new Set(graph.output.map((o) => o.name));
   const keepable = (name, { t, dims, source }) => rowReads.get(name) === true && !outputs.has(name) && !overridable.has(name) &&
-    t.name !== 'string' && dims.length >= 1 && (dims.slice(1).reduce((a, b) => a * b, 1) * t.bits) % 8 === 0 && source.canKeepTables;
+    t.name !== 'string' && dims.length >= 1 && source.canKeepTables;
   const place = new Map();
   let inMemory = 0;
   for (const [name, table] of tables) {

@@ -299,3 +299,35 @@ describe('graphs of tens of thousands of nodes', () => {
       (e) => e instanceof ModelError && /the graph has a cycle through node 'n\d+' \(\.\.\. -> /.test(e.message) && e.message.length < 1000);
   });
 });
+
+describe('single tensors of 2 to 4 GiB (dlmalloc asks sbrk for less than 2 GiB at once: src/tensor.cpp aligned_block)', () => {
+  // In a fresh process, so that nothing else shares its wasm memory: a 2.5 GiB tensor, then a 2 GiB
+  // one that cannot fit (OutOfMemoryError naming the bytes), the first keeps its bytes, a Gather
+  // still runs, and once freed the memory holds a 1.5 GiB tensor again.
+  const script = `
+    const { init, Tensor, runNode, OutOfMemoryError } = await import(${JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href)});
+    await init(JSON.parse(process.env.ONNXWASM_TEST_INIT ?? '{}'));
+    const GiB = 2 ** 30, r = {};
+    const big = Tensor.alloc('uint8', [2.5 * GiB]);
+    const d = big.data;
+    d[0] = 11; d[d.length - 1] = 22;
+    r.allocated = big.dims[0];
+    try { Tensor.alloc('uint8', [2 * GiB]); r.second = 'allocated'; } catch (e) { r.second = (e instanceof OutOfMemoryError) + ' ' + e.message; }
+    r.kept = [big.data[0], big.data[big.data.length - 1]];
+    const [g] = runNode({ opType: 'Gather' }, [new Tensor('int32', [5, 6, 7], [3]), new Tensor('int64', [2n, 0n], [2])]);
+    r.gather = Array.from(g.data);
+    big.dispose();
+    const again = Tensor.alloc('uint8', [1.5 * GiB]);
+    r.again = again.dims[0];
+    console.log(JSON.stringify(r));
+  `;
+  test('2.5 GiB allocated; 2 GiB more refused naming its bytes; everything else intact', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const r = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: process.env }));
+    assert.deepEqual(r, {
+      allocated: 2.5 * GiB,
+      second: 'true cannot allocate 2147483648 bytes for a tensor: memory is exhausted or the size exceeds what wasm32 memory (4 GiB) can hold',
+      kept: [11, 22], gather: [7, 5], again: 1.5 * GiB,
+    });
+  });
+});

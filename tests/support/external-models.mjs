@@ -23,7 +23,8 @@ export function tableBytes(type, dims) {
 }
 
 // A model: out = Gather(table, indices; axis) with `table` in external file `location` at
-// `offset` (length declared unless `length` is null), `indices` an int64 graph input.
+// `offset` (length declared unless `length` is null), `indices` an int64 graph input of dims
+// `indexDims` (null: any rank).
 // extra: more nodes reading the table ({ alsoFlatten: true } adds Flatten(table) as output 'flat').
 export function gatherModel({ type = 'float32', dims, location = 'table.bin', offset = 0, length, axis = 0, opset = 13, alsoFlatten = false, indexDims = ['n'] }) {
   const bytes = Math.ceil((dims.reduce((a, b) => a * b, 1) * TYPES[type][1]) / 8);
