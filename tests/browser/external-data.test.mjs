@@ -1,0 +1,95 @@
+// External data in Chromium (issue 12): a model created from its URL with its table fetched next
+// to it; a table given as a File the user picked (<input type=file>), kept in the File or loaded;
+// onnxruntime-web's [{ path, data }] form with an ArrayBuffer and with a URL string; progress
+// events; and the same IndexOutOfRangeError text for a kept table as for a loaded one. Rows are
+// compared with the table's bytes in Node.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { gatherModel, tableBytes } from '../support/external-models.mjs';
+import { launchChromium, repo, serveDir, watchPage } from './support.mjs';
+
+const rows = 300, dims = [rows, 40];
+const table = tableBytes('float32', dims);
+const indices = [0, rows - 1, -1, 5, 6, 7, 5, 150];
+const tmp = mkdtempSync(join(tmpdir(), 'onnx-wasm-external-browser-'));
+let browser, server, page, problems;
+
+function expectedRows() {
+  const rowBytes = table.length / rows;
+  return indices.flatMap((i) => Array.from(table.subarray(((i + rows) % rows) * rowBytes, (((i + rows) % rows) + 1) * rowBytes)));
+}
+
+before(async () => {
+  writeFileSync(join(tmp, 'model.onnx'), gatherModel({ dims }));
+  writeFileSync(join(tmp, 'table.bin'), table);
+  // The package's own js/ and dist/ next to the page (served through links, read in place).
+  symlinkSync(join(repo, 'js'), join(tmp, 'js'));
+  symlinkSync(join(repo, 'dist'), join(tmp, 'dist'));
+  writeFileSync(join(tmp, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><input type="file" id="table">
+<script type="module">
+import { init, InferenceSession, Tensor } from './js/index.mjs';
+await init();
+// Creates a session, runs the Gather, returns what Node checks.
+window.lookup = async (source, options, indices) => {
+  const events = [];
+  const s = await InferenceSession.create(source, { ...options, onProgress: (e) => events.push(e) });
+  const feed = new Tensor('int64', indices.map(BigInt), [indices.length]);
+  try {
+    const { out } = await s.run({ indices: feed });
+    const bytes = Array.from(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength));
+    out.dispose();
+    return { info: s.valueInfo('table'), dims: out.dims, bytes, events };
+  } catch (e) {
+    return { error: e.name, message: e.message };
+  } finally {
+    feed.dispose();
+    await s.release();
+  }
+};
+window.modelBytes = async () => new Uint8Array(await (await fetch('model.onnx')).arrayBuffer());
+document.body.dataset.ready = '1';
+</script>`);
+  server = await serveDir(tmp);
+  browser = await launchChromium();
+  page = await browser.newPage();
+  problems = watchPage(page);
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.setInputFiles('#table', join(tmp, 'table.bin'));
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const cases = [
+  ['create(url): the table fetched next to the model (auto: loaded)', `(async () => lookup('model.onnx', {}, IDX))()`, 'memory'],
+  ['a File the user picked, kept in the File (lazy)', `(async () => lookup(await modelBytes(), { externalDataMode: 'lazy', externalData: [{ path: 'table.bin', data: document.getElementById('table').files[0] }] }, IDX))()`, 'file'],
+  ['a File the user picked, loaded (memory)', `(async () => lookup(await modelBytes(), { externalDataMode: 'memory', externalData: [{ path: 'table.bin', data: document.getElementById('table').files[0] }] }, IDX))()`, 'memory'],
+  ['[{ path, data: ArrayBuffer }]', `(async () => lookup(await modelBytes(), { externalData: [{ path: 'table.bin', data: await (await fetch('table.bin')).arrayBuffer() }] }, IDX))()`, 'memory'],
+  ['[{ path, data: URL string }], lazy asked (a URL is loaded)', `(async () => lookup(await modelBytes(), { externalDataMode: 'lazy', externalData: [{ path: 'table.bin', data: 'table.bin' }] }, IDX))()`, 'memory'],
+];
+for (const [name, expression, storage] of cases) {
+  test(name, async () => {
+    const r = await page.evaluate(expression.replace('IDX', JSON.stringify(indices)));
+    assert.equal(r.error, undefined, `${r.error}: ${r.message}`);
+    assert.deepEqual(r.info, { type: 'float32', dims, storage, bytes: table.length, ...(storage === 'file' ? { location: 'table.bin' } : {}) });
+    assert.deepEqual(r.dims, [indices.length, 40]);
+    assert.deepEqual(r.bytes, expectedRows());
+    const modelLength = gatherModel({ dims }).length;
+    const total = modelLength + (storage === 'memory' ? table.length : 0);
+    assert.deepEqual(r.events.at(-1), { loaded: total, total });
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('an index out of range: the same IndexOutOfRangeError for a table kept in a File as for a loaded one', async () => {
+  const run = (mode) => page.evaluate(`(async () => lookup(await modelBytes(), { externalDataMode: '${mode}', externalData: [{ path: 'table.bin', data: document.getElementById('table').files[0] }] }, [3, 300]))()`);
+  const [lazy, memory] = [await run('lazy'), await run('memory')];
+  assert.deepEqual(lazy, { error: 'IndexOutOfRangeError', message: 'Gather-13: index 300 at position 1 is outside [-300, 299] for axis 0 of size 300' });
+  assert.deepEqual(memory, lazy);
+});
