@@ -242,19 +242,26 @@ const fmtUs = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(
 // ---- Panel 2: Model --------------------------------------------------------------------------------
 let model = null;
 
+// The Files go to the worker as they are (a File is passed by reference, not copied): the model,
+// its test data and its external data. A progress bar follows the bytes loaded.
 async function openFiles(fileList) {
-  const files = [];
-  for (const f of fileList) files.push({ name: f.name, bytes: await f.arrayBuffer() });
+  const files = Array.from(fileList);
   const panel = $('#model-panel');
   clearErrors(panel);
   $('#model-result').replaceChildren();
+  const bar = $('#model-progress');
+  bar.hidden = false;
+  bar.removeAttribute('value');
+  const onProgress = ({ loaded, total }) => { bar.max = total; bar.value = loaded; bar.title = `${loaded.toLocaleString('en')} of ${total.toLocaleString('en')} bytes`; };
   try {
-    model = await call('model-load', { files }, { transfer: files.map((f) => f.bytes) });
+    model = await call('model-load', { files }, { onProgress });
   } catch (e) {
     model = null;
     $('#model-info').hidden = true;
     showError(e.field ?? 'model', e.message);
     return;
+  } finally {
+    bar.hidden = true;
   }
   renderModel();
   await runModel();
@@ -263,7 +270,8 @@ async function openFiles(fileList) {
 function renderModel() {
   const m = model;
   $('#model-info').hidden = false;
-  $('#model-summary').textContent = `${m.name} · ${m.bytes.toLocaleString('en')} bytes · IR version ${m.irVersion} · opset imports: ${m.opsetImports.map((o) => `${o.domain} ${o.version}`).join(', ')}`;
+  const tables = m.tables.map((t) => ` · ${t.name}: ${(t.bytes / 1e6).toFixed(1)} MB ${t.storage === 'file' ? `kept in ${t.location}, read by rows` : 'in wasm memory'}`).join('');
+  $('#model-summary').textContent = `${m.name} · ${m.bytes.toLocaleString('en')} bytes · IR version ${m.irVersion} · opset imports: ${m.opsetImports.map((o) => `${o.domain} ${o.version}`).join(', ')}${tables}`;
   const table = (rows) => [h('tr', {}, h('th', { text: 'name' }), h('th', { text: 'type' }), h('th', { text: 'shape' })),
     ...rows.map((r) => h('tr', { dataset: { name: r.name } }, h('td', { text: r.name }), h('td', { text: r.type }), h('td', {}, h('code', { text: shapeText(r.shape) }))))];
   $('#model-inputs').replaceChildren(...table(m.inputs));

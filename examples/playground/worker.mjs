@@ -203,14 +203,18 @@ function opRequest({ op, opset, inputs, attributes, symbols: symbolText }) {
 let session = null;
 let testData = { inputs: [], outputs: [] };
 
-async function loadModel({ files }) {
+// files: the Files picked (posted as File objects: a table in external data is read from its File
+// as needed, never copied whole into this worker). Every file that is not the model or a .pb is
+// offered as external data; onProgress reports the bytes loaded.
+async function loadModel({ files }, onProgress) {
   const model = files.find((f) => /\.onnx$/i.test(f.name)) ?? files.find((f) => !/\.pb$/i.test(f.name));
-  if (!model) throw new FieldError('model', 'pick an .onnx file (with its input_K.pb / output_K.pb files if you like)');
+  if (!model) throw new FieldError('model', 'pick an .onnx file (with its input_K.pb / output_K.pb files and external data files if you like)');
   if (session) { await session.release(); session = null; }
   for (const t of [...testData.inputs, ...testData.outputs]) t.tensor.dispose();
   testData = { inputs: [], outputs: [] };
+  const externalData = files.filter((f) => f !== model && !/\.pb$/i.test(f.name)).map((f) => ({ path: f.name, data: f }));
   try {
-    session = await InferenceSession.create(new Uint8Array(model.bytes));
+    session = await InferenceSession.create(new Uint8Array(await model.arrayBuffer()), { externalData, onProgress });
   } catch (e) {
     throw new FieldError('model', `${model.name}: ${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}`);
   }
@@ -219,7 +223,7 @@ async function loadModel({ files }) {
   for (const [key, prefix] of [['inputs', 'input'], ['outputs', 'output']]) {
     for (const f of pbs(prefix)) {
       try {
-        testData[key].push({ file: f.name, ...(await tensorFromProtoBytes(new Uint8Array(f.bytes))) });
+        testData[key].push({ file: f.name, ...(await tensorFromProtoBytes(new Uint8Array(await f.arrayBuffer()))) });
       } catch (e) {
         throw new FieldError('model', `${f.name}: ${e.message}`);
       }
@@ -227,9 +231,13 @@ async function loadModel({ files }) {
   }
   const symbols = [];
   for (const i of session.inputMetadata) for (const d of i.shape ?? []) if (typeof d === 'string' && !symbols.includes(d)) symbols.push(d);
+  // Large initializers and where each lives (loaded into wasm memory, or kept in its File).
+  const tables = [...new Set(session.nodes.flatMap((n) => n.inputs))].map((name) => ({ name, ...session.valueInfo(name) }))
+    .filter((v) => v.storage && v.bytes >= 1 << 20).map(({ name, storage, location, bytes }) => ({ name, storage, location, bytes }));
   return {
     name: model.name,
-    bytes: model.bytes.byteLength,
+    bytes: model.size,
+    tables,
     irVersion: Number(session.irVersion),
     opsetImports: session.opsetImports.map((o) => ({ domain: o.domain || 'ai.onnx', version: Number(o.version) })),
     inputs: session.inputMetadata.map(({ name, type, shape }) => ({ name, type, shape })),
@@ -462,7 +470,7 @@ async function start(options) {
 const HANDLERS = {
   init: (m) => start(m.options ?? {}),
   op: (m) => opRequest(m),
-  'model-load': (m) => loadModel(m),
+  'model-load': (m) => loadModel(m, (progress) => self.postMessage({ id: m.id, progress })),
   'model-run': (m) => runModel(m),
   bench: (m) => bench(m.params, (progress) => self.postMessage({ id: m.id, progress })),
   'bench-stop': () => { ++benchToken; return true; },

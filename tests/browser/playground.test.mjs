@@ -4,12 +4,14 @@
 // conformance model with its test data, and the benchmark panel. Screenshots go to
 // test-artifacts/browser/.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../examples/playground/server.mjs';
 import { init } from '../../js/index.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
+import { gatherModel, tableBytes as externalTable } from '../support/external-models.mjs';
 import { suiteRoots } from '../support/onnx-test-dir.mjs';
 import { artifacts, launchChromium, watchPage } from './support.mjs';
 
@@ -163,6 +165,29 @@ test('model panel: an ONNX conformance model with its test data', async () => {
   await page.selectOption('#op-preset', { label: 'Gather rows (negative index)' });
   await idle();
   assert.deepEqual(numbers(await text('#op-output-values')), [5, 6, 1, 2]);
+});
+
+test('model panel: a model with its table in an external data file picked beside it, a progress bar while it loads', async () => {
+  // A [16384, 32] float32 table (2 MB) in table.bin; the progress bar's events are recorded in the page.
+  const dims = [16384, 32];
+  const dir = join(tmpdir(), `onnx-wasm-playground-external-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'model.onnx'), gatherModel({ dims, indexDims: [3] }));
+  writeFileSync(join(dir, 'table.bin'), externalTable('float32', dims));
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    new MutationObserver(() => window.progressSeen.push({ hidden: document.querySelector('#model-progress').hidden, value: document.querySelector('#model-progress').value }))
+      .observe(document.querySelector('#model-progress'), { attributes: true });
+  });
+  await page.setInputFiles('#model-file', [join(dir, 'model.onnx'), join(dir, 'table.bin')]);
+  await page.waitForSelector('#model-result .tensor.output', { timeout: 20000 });
+  await idle();
+  assert.match(await text('#model-summary'), /table: 2\.1 MB in wasm memory/);
+  assert.equal(await text('[data-error-for="model"]'), '');
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.some((e) => !e.hidden) && seen.at(-1).hidden, JSON.stringify(seen));
+  assert.ok(seen.some((e) => e.value > 2e6), `the bar reached the table's bytes: ${JSON.stringify(seen)}`);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('benchmark panel: onnx-wasm against a JS loop on 4 M elements, page responsive, identical outputs', async () => {
