@@ -6,7 +6,7 @@ import type { TensorType } from './generated/types.js';
 export type { TensorType };
 export {
   UnsupportedOpError, OpsetError, TypeConstraintError, AttributeError, InputError, ShapeError,
-  IndexOutOfRangeError, OutOfMemoryError, InvalidArgumentError, DisposedError, ModelError, ERROR_CLASSES,
+  IndexOutOfRangeError, OutOfMemoryError, InvalidArgumentError, DisposedError, ModelError, ExternalDataError, ERROR_CLASSES,
 } from './generated/types.js';
 
 export declare class OnnxWasmError extends Error {
@@ -89,8 +89,19 @@ export declare function prepareNode(node: NodeLike, options?: { opset?: number }
 export declare const TYPE_NAMES: readonly TensorType[];
 
 export interface ValueMetadata { name: string; isTensor: true; type: TensorType; shape: Dim[] | null }
+/** Bytes of external data: in memory, a Blob or File, or a URL (in Node a string that is not a URL is a file path). */
+export type ExternalDataSource = Uint8Array | ArrayBuffer | Blob | URL | string;
+export interface SessionOptions {
+  /** { location: data } or onnxruntime-web's [{ path, data }]. Unlisted locations are read next to the model (a file in Node, a URL when the model came from one). */
+  externalData?: Record<string, ExternalDataSource> | readonly { path: string; data: ExternalDataSource }[];
+  /** Where tables in external data live: 'auto' (default: in wasm memory up to 2 GiB in all, kept in their source beyond), 'memory' or 'lazy' (kept in their source whenever only Gathers along axis 0 read them). */
+  externalDataMode?: 'auto' | 'memory' | 'lazy';
+  /** Bytes of the model and its external data loaded so far: at least every 64 MiB, and once at the end with loaded === total. */
+  onProgress?: (progress: { loaded: number; total: number }) => void;
+}
 export declare class InferenceSession {
-  static create(model: string | Uint8Array | ArrayBuffer, options?: { externalData?: Record<string, Uint8Array> }): Promise<InferenceSession>;
+  /** model: a file path (Node), a URL, a Blob or File, a Uint8Array or an ArrayBuffer. */
+  static create(model: string | URL | Blob | Uint8Array | ArrayBuffer, options?: SessionOptions): Promise<InferenceSession>;
   readonly inputNames: string[];
   readonly outputNames: string[];
   readonly inputMetadata: ValueMetadata[];
@@ -99,7 +110,8 @@ export declare class InferenceSession {
   readonly irVersion: number;
   readonly opsetImports: { domain: string; version: number }[];
   readonly nodes: { name: string; opType: string; inputs: string[]; outputs: string[]; attributes: Record<string, unknown> }[];
-  valueInfo(name: string): { type: TensorType; dims: Dim[] | null } | undefined;
+  /** For initializers also storage: 'memory' (in wasm memory) or 'file' (kept in its external source `location`), and bytes. */
+  valueInfo(name: string): { type: TensorType; dims: Dim[] | null; storage?: 'memory' | 'file'; location?: string; bytes?: number } | undefined;
   run(feeds: Record<string, TensorLike>, fetches?: readonly string[]): Promise<Record<string, Tensor>>;
   release(): Promise<void>;
 }
