@@ -10,6 +10,7 @@ import { invalidArgument } from '../errors.mjs';
 import { ExternalDataError, ModelError, OutOfMemoryError } from '../generated/errors.mjs';
 import { getModule } from '../runtime.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
+import { dimsOf, elementType, tensorFromProto } from './tensor-proto.mjs';
 import { BlobSource, BytesSource, FileSource, ShortRead, UrlSource, asUrl, isNode, nodeModules } from './sources.mjs';
 
 const GiB = 2 ** 30;
@@ -18,6 +19,7 @@ export const PROGRESS_STEP = 64 * 2 ** 20;
 // wasm32 memory (4 GiB) can hold, leaving room for outputs and everything else.
 export const AUTO_MEMORY_BYTES = 2 * GiB;
 const MODES = ['auto', 'memory', 'lazy'];
+const EXTERNAL = 1;   // TensorProto.DataLocation
 
 // The bytes of a numeric tensor (sub-byte types packed).
 export const tableBytes = (t, dims) => Math.ceil((dims.reduce((a, b) => a * b, 1) * t.bits) / 8);
@@ -272,4 +274,47 @@ export function placeTables(graph, tables, overridable, mode) {
     if (memory) inMemory += table.bytes;
   }
   return place;
+}
+
+// Every initializer of graph `g` as a Tensor in `tensors` (Map name -> Tensor), or kept in its
+// source, and the tensors of Constants stored in external data. Where each table lives is decided
+// first (placeTables), then each is loaded at one copy (onProgress counts the model and every byte
+// loaded) or opened where it is. Each Tensor made is pushed onto `owned` at once, so the caller
+// frees them all if anything fails. Returns { kept: Map name -> LazyTable, constants: Map node -> Tensor }.
+export async function loadInitializers(g, store, { mode, onProgress }, modelBytes, owned, tensors) {
+  const tables = new Map(), external = new Map();
+  const describe = (proto, what) => {
+    const t = elementType(proto.dataType, what), dims = dimsOf(proto, what);
+    if (t.name === 'string') throw new ModelError(`${what}: string tensors cannot use external data (raw bytes); keep them in the model`);
+    return { proto, t, dims, what, bytes: tableBytes(t, dims), source: store.source(externalRange(proto, what).location, what) };
+  };
+  for (const init of g.initializer) if (init.dataLocation === EXTERNAL) tables.set(init.name, describe(init, `tensor '${init.name}'`));
+  for (const n of g.node) {
+    const t = n.opType === 'Constant' && n.attribute.length === 1 && n.attribute[0].name === 'value' ? n.attribute[0].t : null;
+    if (t?.dataLocation === EXTERNAL) external.set(n, describe(t, `tensor '${t.name}'`));
+  }
+  const place = placeTables(g, tables, new Set(g.input.map((i) => i.name)), mode);
+  let total = modelBytes;
+  for (const [name, x] of tables) if (place.get(name) === 'memory') total += x.bytes;
+  for (const x of external.values()) total += x.bytes;
+  const progress = new Progress(onProgress, total);
+  progress.add(modelBytes);
+  const kept = new Map(), constants = new Map();
+  for (const init of g.initializer) {
+    const x = tables.get(init.name);
+    if (x && place.get(init.name) === 'file') {
+      kept.set(init.name, await LazyTable.open(store, init, x.t, x.dims, x.what));
+      continue;
+    }
+    const t = x ? await loadTensor(store, init, x.t, x.dims, x.what, progress) : tensorFromProto(init);
+    owned.push(t);
+    tensors.set(init.name, t);
+  }
+  for (const [n, x] of external) {
+    const t = await loadTensor(store, x.proto, x.t, x.dims, x.what, progress);
+    owned.push(t);
+    constants.set(n, t);
+  }
+  progress.finish();
+  return { kept, constants };
 }

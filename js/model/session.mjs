@@ -12,13 +12,12 @@ import { inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
-import { ExternalData, LazyTable, Progress, loadTensor, loadingOptions, placeTables, sizeText, tableBytes, externalRange } from './external-data.mjs';
+import { ExternalData, loadInitializers, loadingOptions, sizeText } from './external-data.mjs';
 import { decodeModel } from './onnx-proto.mjs';
 import { readModel } from './sources.mjs';
-import { dimsOf, elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
+import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
 
 const RUNNABLE = new Set(['Gather', 'Flatten', 'Reshape']);
-const EXTERNAL = 1;   // TensorProto.DataLocation
 
 // { type, dims } of a ValueInfoProto: dims entries number | symbol string | null; dims null when
 // the rank is unknown.
@@ -136,44 +135,10 @@ export class InferenceSession {
     const owned = [];
     try {
       this.#initializers = new Map();
-      this.#lazy = new Map();
-      // External data: where each table lives (placeTables), then each is loaded at one copy or
-      // kept in its source; a Constant's external tensor is loaded too. Progress counts the model
-      // and every byte loaded.
-      const tables = new Map(), constants = new Map();
-      const external = (proto, what) => {
-        const t = elementType(proto.dataType, what), dims = dimsOf(proto, what);
-        if (t.name === 'string') throw modelError(`${what}: string tensors cannot use external data (raw bytes); keep them in the model`);
-        return { proto, t, dims, what, bytes: tableBytes(t, dims), source: store.source(externalRange(proto, what).location, what) };
-      };
-      for (const init of g.initializer) if (init.dataLocation === EXTERNAL) tables.set(init.name, external(init, `tensor '${init.name}'`));
-      for (const n of g.node) {
-        const t = n.opType === 'Constant' && n.attribute.length === 1 && n.attribute[0].name === 'value' ? n.attribute[0].t : null;
-        if (t?.dataLocation === EXTERNAL) constants.set(n, external(t, `tensor '${t.name}'`));
-      }
-      const inputNames = new Set(g.input.map((i) => i.name));
-      const place = placeTables(g, tables, inputNames, loading.mode);
-      let total = modelBytes;
-      for (const [name, x] of tables) if (place.get(name) === 'memory') total += x.bytes;
-      for (const x of constants.values()) total += x.bytes;
-      const progress = new Progress(loading.onProgress, total);
-      progress.add(modelBytes);
-      for (const init of g.initializer) {
-        const x = tables.get(init.name);
-        if (x && place.get(init.name) === 'file') {
-          this.#lazy.set(init.name, await LazyTable.open(store, init, x.t, x.dims, x.what));
-          continue;
-        }
-        const t = x ? await loadTensor(store, init, x.t, x.dims, x.what, progress) : tensorFromProto(init);
-        owned.push(t);
-        this.#initializers.set(init.name, t);
-      }
-      for (const [n, x] of constants) {
-        const t = await loadTensor(store, x.proto, x.t, x.dims, x.what, progress);
-        owned.push(t);
-        constants.set(n, t);
-      }
-      progress.finish();
+      // Initializers (external data loaded at one copy or kept in its source) and the external
+      // tensors of Constants, loaded before the graph is walked.
+      const { kept, constants } = await loadInitializers(g, store, loading, modelBytes, owned, this.#initializers);
+      this.#lazy = kept;
       const declared = g.input.map(valueInfo);
       // Graph inputs that are also initializers (overridable by a feed): declared and stored alike.
       this.#overridable = new Map(declared.filter((i) => this.#initializers.has(i.name)).map((i) => [i.name, i]));
