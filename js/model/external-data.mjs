@@ -11,7 +11,7 @@ import { ExternalDataError, ModelError, OutOfMemoryError } from '../generated/er
 import { getModule } from '../runtime.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
 import { dimsOf, elementType, tensorFromProto } from './tensor-proto.mjs';
-import { BlobSource, BytesSource, FileSource, ShortRead, UrlSource, asUrl, isNode, nodeModules } from './sources.mjs';
+import { BlobSource, BytesSource, FileSource, ShortRead, UrlSource, asPath, asUrl, nodeModules } from './sources.mjs';
 
 const GiB = 2 ** 30;
 export const PROGRESS_STEP = 64 * 2 ** 20;
@@ -51,14 +51,15 @@ export class Progress {
   finish() { if (this.#callback) { this.loaded = this.total; this.#report(); } }
 }
 
-// The data of a location given by the caller: { source } or { invalid: what it was }.
+// The source of data the caller gave for a location ({ path } for a file path in Node), or null.
 function sourceOf(data) {
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) return new BytesSource(data);
   if (typeof Blob === 'function' && data instanceof Blob) return new BlobSource(data);
   if (data instanceof URL || typeof data === 'string') {
+    const path = asPath(data);
+    if (path !== null) return { path };   // a file path (Node), made a FileSource later
     const url = asUrl(data);
     if (url) return new UrlSource(url);
-    if (isNode && typeof data === 'string') return { path: data };   // a file path, made a FileSource later
   }
   return null;
 }

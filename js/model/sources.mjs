@@ -150,7 +150,7 @@ export class UrlSource {
   }
 }
 
-// The bytes of a model given as a path (Node), a URL (string or URL object), a Blob/File, a
+// The bytes of a model given as a path or file: URL (Node), a URL (string or URL object), a Blob/File, a
 // Uint8Array or an ArrayBuffer, and where its external data is looked for: { bytes, baseDir, baseUrl }.
 export async function readModel(source, what) {
   if (source instanceof Uint8Array) return { bytes: source };
@@ -162,19 +162,34 @@ export async function readModel(source, what) {
     if (!response.ok) throw new ModelError(`cannot fetch ${what} at ${url.href}: HTTP ${response.status}`);
     return { bytes: new Uint8Array(await response.arrayBuffer()), baseUrl: url };
   }
-  if (typeof source === 'string' && isNode) {
+  const file = asPath(source);
+  if (file !== null) {
     const { fs, path } = await nodeModules();
-    const full = path.resolve(source);
+    const full = path.resolve(file);
     return { bytes: fs.readFileSync(full), baseDir: path.dirname(full) };
   }
   return null;
 }
 
 // A URL for a string or URL object: in browsers any string (relative to the page); in Node only
-// http(s): and data: URLs (other strings are file paths).
+// http(s):, data: and blob: URLs (other strings are file paths, and file: URLs are made paths by
+// asPath).
 export function asUrl(x) {
+  if (isNode) {
+    const href = x instanceof URL ? x.href : typeof x === 'string' ? x : '';
+    return /^(https?|data|blob):/i.test(href) ? new URL(href) : null;
+  }
   if (x instanceof URL) return x;
   if (typeof x !== 'string') return null;
-  if (isNode) return /^(https?|data|blob):/i.test(x) ? new URL(x) : null;
   try { return new URL(x, globalThis.location?.href); } catch { return null; }
+}
+
+// In Node, the file path of a path string or a file: URL (string or URL object); else null.
+export function asPath(x) {
+  if (!isNode) return null;
+  const href = x instanceof URL ? x.href : typeof x === 'string' ? x : null;
+  if (href === null) return null;
+  if (!/^file:/i.test(href)) return asUrl(href) ? null : href;
+  const url = globalThis.process.getBuiltinModule?.('node:url');
+  return url ? url.fileURLToPath(href) : decodeURIComponent(new URL(href).pathname);
 }

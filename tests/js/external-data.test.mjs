@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { closeSync, mkdtempSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   init, memoryStats, InferenceSession, Tensor, ExternalDataError, IndexOutOfRangeError, InvalidArgumentError, ModelError,
@@ -86,6 +87,8 @@ describe('every source, in every mode: the same rows; valueInfo says where the t
     ['options.externalData { location: ArrayBuffer }', () => [f.model.slice().buffer, { externalData: { 'table.bin': f.table.slice().buffer } }], true],
     ['options.externalData [{ path, data: Blob }]', () => [f.model, { externalData: [{ path: 'table.bin', data: new Blob([f.table]) }] }], true],
     ['options.externalData [{ path: ./table.bin, data: file path }]', () => [f.model, { externalData: [{ path: './table.bin', data: join(f.dir, 'table.bin') }] }], true],
+    ['a file: URL, its data next to it', () => [pathToFileURL(f.path), {}], true],
+    ['options.externalData { location: file: URL string }', () => [f.model, { externalData: { 'table.bin': pathToFileURL(join(f.dir, 'table.bin')).href } }], true],
     ['options.externalData [{ path, data: URL }] (Range request)', () => [f.model, { externalData: [{ path: 'table.bin', data: `${ranged.url}table.bin` }] }], false],
     ['a model fetched by URL, its data next to it (server without Range)', () => [`${whole.url}model.onnx`, {}], false],
   ];
