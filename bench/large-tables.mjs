@@ -1,0 +1,228 @@
+// `npm run bench:tables`: embedding tables of 1.08, 2.76 and 6.14 GB (float32 [N, 768]) in
+// external data beside a Gather model, made in a temporary folder (removed after, never in git).
+// Each engine and mode runs in a fresh process, so that each measures its own create time and
+// peak RSS: fs.readFileSync of the table (the reference), onnx-wasm with externalDataMode
+// 'memory', 'lazy' and 'auto', onnxruntime-web (1 thread) and onnxruntime-node (which memory-maps
+// external data). Every engine gets the same 512 indices first (checked against the table's
+// pattern and compared across engines), then 20 runs of random indices (median).
+// --browser adds Chromium loading the 2.76 GB table from a File picked in the page.
+// A benchmark, not a test: nothing asserts a time; a wrong row is an error (exit 1).
+//   node bench/large-tables.mjs [--sizes 1,2.7,6] [--browser] [--json out.json] [--keep]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const COLS = 768, ROWS = { 1: 350000, 2.7: 900000, 6: 2000000 };
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+
+// Element (r, c) of the table: r + c / 1024, as float32.
+const expected = (r, c) => Math.fround(r + c / 1024);
+
+// The first run's indices: spread over the table, with repeats, adjacent runs and negatives.
+function firstIndices(rows) {
+  const out = [];
+  for (let k = 0; out.length < 448; ++k) out.push((k * 7919 * 131) % rows);
+  for (let k = 0; k < 32; ++k) out.push(1000 + k);           // adjacent rows
+  for (let k = 0; k < 16; ++k) out.push(out[k * 3]);         // repeats
+  for (let k = 1; k <= 16; ++k) out.push(-k);                // the last rows, as negative indices
+  return out;
+}
+
+// ---- child: one engine, one mode, one table; prints one JSON line ----
+async function child(engine, mode, dir, rows) {
+  const t0 = performance.now();
+  const rss = () => Math.round(process.resourceUsage().maxRSS / 1024);
+  if (engine === 'readFileSync') {
+    const fs = await import('node:fs');
+    try {
+      const b = fs.readFileSync(join(dir, 'table.bin'));
+      return { createMs: performance.now() - t0, rssMB: rss(), note: `${b.length} bytes` };
+    } catch (e) {
+      return { error: e.message, rssMB: rss() };
+    }
+  }
+  const first = firstIndices(rows);
+  let x = 12345;
+  const next = () => { x = (x * 1103515245 + 12345) % 2147483648; return x % rows; };
+  const random = Array.from({ length: 20 }, () => Array.from({ length: 512 }, next));
+  let create, run, where = '';
+  if (engine === 'onnx-wasm') {
+    const o = await import('../dist/index.mjs');
+    await o.init();
+    const session = await o.InferenceSession.create(join(dir, 'model.onnx'), { externalDataMode: mode });
+    create = performance.now() - t0;
+    const info = session.valueInfo('table');
+    where = `${info.storage}${info.location ? ` (${info.location})` : ''}`;
+    run = async (idx) => {
+      const feed = new o.Tensor('int64', BigInt64Array.from(idx, BigInt), [idx.length]);
+      const { out } = await session.run({ indices: feed });
+      const data = out.data.slice();
+      out.dispose(); feed.dispose();
+      return data;
+    };
+  } else {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const ort = engine === 'onnxruntime-node' ? require('onnxruntime-node') : require('onnxruntime-web');
+    if (engine === 'onnxruntime-web') ort.env.wasm.numThreads = 1;
+    const session = engine === 'onnxruntime-node'
+      ? await ort.InferenceSession.create(join(dir, 'model.onnx'))
+      : await ort.InferenceSession.create(readFileSync(join(dir, 'model.onnx')), { externalData: [{ path: 'table.bin', data: join(dir, 'table.bin') }] });
+    create = performance.now() - t0;
+    run = async (idx) => (await session.run({ indices: new ort.Tensor('int64', BigInt64Array.from(idx, BigInt), [idx.length]) })).out.data.slice();
+  }
+  const t1 = performance.now();
+  const out = await run(first);
+  const firstMs = performance.now() - t1;
+  // Every row checked at three columns against the pattern.
+  first.forEach((i, k) => {
+    const r = i < 0 ? i + rows : i;
+    for (const c of [0, 1, COLS - 1])
+      if (out[k * COLS + c] !== expected(r, c)) throw new Error(`row ${k} (index ${i}) column ${c}: ${out[k * COLS + c]}, expected ${expected(r, c)}`);
+  });
+  const hash = createHash('sha256').update(new Uint8Array(out.buffer, out.byteOffset, out.byteLength)).digest('hex').slice(0, 16);
+  const times = [];
+  for (const idx of random) {
+    const t = performance.now();
+    await run(idx);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { createMs: create, firstMs, medianMs: times[times.length >> 1], rssMB: rss(), where, hash };
+}
+
+if (args[0] === '--child') {
+  const [, engine, mode, dir, rows] = args;
+  try {
+    console.log(JSON.stringify(await child(engine, mode, dir, Number(rows))));
+  } catch (e) {
+    console.log(JSON.stringify({ error: String(e.message).split('\n')[0].slice(0, 300), rssMB: Math.round(process.resourceUsage().maxRSS / 1024) }));
+  }
+  process.exit(0);
+}
+
+// ---- parent ----
+function makeTable(dir, rows) {
+  writeFileSync(join(dir, 'model.onnx'), gatherModelBytes(rows));
+  const fd = openSync(join(dir, 'table.bin'), 'w');
+  const block = 4096, buf = new Float32Array(block * COLS);
+  for (let r0 = 0; r0 < rows; r0 += block) {
+    const n = Math.min(block, rows - r0);
+    for (let r = 0; r < n; ++r) for (let c = 0; c < COLS; ++c) buf[r * COLS + c] = r0 + r + c / 1024;
+    writeSync(fd, new Uint8Array(buf.buffer, 0, n * COLS * 4));
+  }
+  closeSync(fd);
+}
+
+let gatherModelBytes;
+
+// Reads the file once so that it is in the page cache before an engine reads it (this machine
+// reclaims cold pages: a table read minutes ago may be on disk again).
+const warm = (path) => new Promise((ok, fail) => createReadStream(path, { highWaterMark: 8 << 20 }).on('data', () => {}).on('end', ok).on('error', fail));
+
+const engines = [
+  ['readFileSync', '-'],
+  ['onnx-wasm', 'memory'], ['onnx-wasm', 'lazy'], ['onnx-wasm', 'auto'],
+  ['onnxruntime-web', '-'], ['onnxruntime-node', '-'],
+];
+
+async function main() {
+  ({ gatherModel: gatherModelBytes } = await import('../tests/support/external-models.mjs').then((m) => ({ gatherModel: (rows) => m.gatherModel({ dims: [rows, COLS], indexDims: [512] }) })));
+  const sizes = option('--sizes', '1,2.7,6').split(',').map(Number);
+  const root = mkdtempSync(join(tmpdir(), 'onnx-wasm-tables-'));
+  const cleanup = () => { if (!flag('--keep')) rmSync(root, { recursive: true, force: true }); };
+  process.on('SIGINT', () => { cleanup(); process.exit(130); });
+  const results = [];
+  try {
+    for (const size of sizes) {
+      const rows = ROWS[size];
+      if (!rows) throw new Error(`--sizes: ${size} is not one of ${Object.keys(ROWS).join(', ')}`);
+      const dir = join(root, `t${size}`);
+      execFileSync('mkdir', ['-p', dir]);
+      let t = performance.now();
+      makeTable(dir, rows);
+      const bytes = rows * COLS * 4;
+      console.log(`\n[${rows}, ${COLS}] float32 table: ${(bytes / 1e9).toFixed(2)} GB (written in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+      console.log('engine              mode     create ms  first run ms  median ms  peak RSS MB  RSS/table  where / note');
+      for (const [engine, mode] of engines) {
+        await warm(join(dir, 'table.bin'));
+        const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', engine, mode, dir, String(rows)], { encoding: 'utf8', timeout: 300000, maxBuffer: 1 << 20 });
+        let row;
+        try { row = JSON.parse(r.stdout.trim().split('\n').at(-1)); } catch { row = { error: r.error ? `timeout or failure: ${r.error.message}` : `exit ${r.status}: ${(r.stderr || '').trim().split('\n').at(-1)}` }; }
+        results.push({ size, bytes, engine, mode, ...row });
+        const f = (x, d = 1) => (x === undefined ? '' : x.toFixed(d));
+        console.log(`${engine.padEnd(19)} ${mode.padEnd(8)} ${f(row.createMs, 0).padStart(9)}  ${f(row.firstMs).padStart(12)}  ${f(row.medianMs, 2).padStart(9)}  ${String(row.rssMB ?? '').padStart(11)}  ${row.rssMB ? (row.rssMB * 2 ** 20 / bytes).toFixed(2).padStart(9) : ''}  ${row.error ? `FAILED: ${row.error}` : row.where || row.note || ''}`);
+      }
+      const hashes = new Set(results.filter((x) => x.size === size && x.hash).map((x) => x.hash));
+      console.log(hashes.size <= 1 ? `outputs of the first run: identical across engines (${[...hashes][0] ?? 'none'})` : `OUTPUTS DIFFER: ${[...hashes].join(' ')}`);
+      if (hashes.size > 1) process.exitCode = 1;
+      if (flag('--browser') && size === 2.7) results.push(await browserCase(dir, rows, bytes));
+      rmSync(join(dir, 'table.bin'), { force: true });
+    }
+  } finally {
+    cleanup();
+  }
+  if (results.some((r) => r.error && /row \d+ .*column/.test(r.error))) process.exitCode = 1;
+  if (option('--json')) writeFileSync(option('--json'), JSON.stringify(results, null, 1));
+}
+
+// Chromium: the table as a File picked in the page (playwright passes the path, no copy), loaded
+// into wasm memory ('memory') and kept in the File ('lazy'); the model bytes fetched.
+async function browserCase(dir, rows, bytes) {
+  const { launchChromium, serveDir } = await import('../tests/browser/support.mjs');
+  symlinkSync(join(repo, 'js'), join(dir, 'js'));
+  symlinkSync(join(repo, 'dist'), join(dir, 'dist'));
+  writeFileSync(join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><input type="file" id="table">
+<script type="module">
+import { init, InferenceSession, Tensor } from './js/index.mjs';
+await init();
+window.lookup = async (mode, indices) => {
+  const t0 = performance.now();
+  const model = new Uint8Array(await (await fetch('model.onnx')).arrayBuffer());
+  const s = await InferenceSession.create(model, { externalDataMode: mode, externalData: [{ path: 'table.bin', data: document.getElementById('table').files[0] }] });
+  const createMs = performance.now() - t0;
+  const feed = new Tensor('int64', indices.map(BigInt), [indices.length]);
+  const t1 = performance.now();
+  const { out } = await s.run({ indices: feed });
+  const firstMs = performance.now() - t1;
+  const rows = indices.map((i, k) => [out.data[k * ${COLS}], out.data[k * ${COLS} + ${COLS - 1}]]);
+  out.dispose(); feed.dispose();
+  const where = s.valueInfo('table').storage;
+  await s.release();
+  return { createMs, firstMs, rows, where };
+};
+document.body.dataset.ready = '1';
+</script>`);
+  const server = await serveDir(dir);
+  const browser = await launchChromium();
+  const results = [];
+  try {
+    const version = browser.version();
+    for (const mode of ['memory', 'lazy']) {
+      const page = await browser.newPage();   // a fresh page (and wasm memory) for each mode
+      await page.goto(server.url);
+      await page.waitForSelector('body[data-ready="1"]');
+      await page.setInputFiles('#table', join(dir, 'table.bin'));
+      await warm(join(dir, 'table.bin'));
+      const first = firstIndices(rows);
+      const r = await page.evaluate(`lookup('${mode}', ${JSON.stringify(first)})`);
+      const bad = first.findIndex((i, k) => { const x = i < 0 ? i + rows : i; return r.rows[k][0] !== expected(x, 0) || r.rows[k][1] !== expected(x, COLS - 1); });
+      if (bad >= 0) throw new Error(`Chromium ${mode}: row ${bad} is wrong`);
+      console.log(`Chromium ${version}, a File of ${(bytes / 1e9).toFixed(2)} GB, ${mode.padEnd(6)}: create ${r.createMs.toFixed(0)} ms, first run (512 rows) ${r.firstMs.toFixed(1)} ms, rows right, table in ${r.where}`);
+      results.push({ mode, createMs: r.createMs, firstMs: r.firstMs, where: r.where });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return { size: 2.7, bytes, engine: 'onnx-wasm in Chromium (File)', browser: results };
+}
+
+await main();
