@@ -308,6 +308,32 @@ describe('faults lose nothing', () => {
     await checkRows(s, f.table, rows, [99, 0], 'after');
     await s.release();
   });
+  test('a Blob that can no longer be read (a File changed on disk): ExternalDataError, no output, every read settled, then working again', async () => {
+    const f = folder('blob-fault', { dims });
+    // Reads of slices after the first fail while `broken` is set, some while others are in flight.
+    class FlakyBlob extends Blob {
+      broken = false;
+      reads = 0;
+      slice(a, b) {
+        const part = super.slice(a, b);
+        const n = ++this.reads;
+        return this.broken && n % 3 === 0 ? { arrayBuffer: () => Promise.reject(new DOMException('the file changed', 'NotReadableError')) } : part;
+      }
+    }
+    const blob = new FlakyBlob([f.table]);
+    const s = await InferenceSession.create(f.model, { externalDataMode: 'lazy', externalData: [{ path: 'table.bin', data: blob }] });
+    await checkRows(s, f.table, rows, [1, 2], 'before');   // (the first run sizes the node's scratch vectors)
+    const indices = idx(Array.from({ length: 40 }, (_, k) => k * 2));
+    const heap = memoryStats().heapUsed;
+    blob.broken = true;
+    await assert.rejects(s.run({ indices }), (e) => e instanceof ExternalDataError && /^table 'table' \(6400 bytes\) is kept in 'table.bin', which cannot be read: the file changed$/.test(e.message));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(memoryStats().heapUsed, heap, 'no output, nothing left in memory');
+    blob.broken = false;
+    indices.dispose();
+    await checkRows(s, f.table, rows, [99, 0, 5], 'after');
+    await s.release();
+  });
   test('an index out of range: the same IndexOutOfRangeError as in memory', async () => {
     const f = folder('range', { dims });
     const messages = [];
