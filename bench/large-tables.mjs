@@ -1,7 +1,8 @@
 // `npm run bench:tables`: embedding tables of 1.08, 2.76 and 6.14 GB (float32 [N, 768]) in
 // external data beside a Gather model, made in a temporary folder (removed after, never in git).
 // Each engine and mode runs in a fresh process, so that each measures its own create time and
-// peak RSS: fs.readFileSync of the table (the reference), onnx-wasm with externalDataMode
+// peak RSS: fs.readFileSync of the table (the reference) and the same reads into a fresh Buffer
+// without readFileSync's 2 GiB limit (fs.readSync), onnx-wasm with externalDataMode
 // 'memory', 'lazy' and 'auto', onnxruntime-web (1 thread) and onnxruntime-node (which memory-maps
 // external data). Every engine gets the same 512 indices first (checked against the table's
 // pattern and compared across engines), then 20 runs of random indices (median).
@@ -46,6 +47,15 @@ async function child(engine, mode, dir, rows) {
     } catch (e) {
       return { error: e.message, rssMB: rss() };
     }
+  }
+  if (engine === 'readSync') {
+    // What readFileSync does, without its 2 GiB limit: a fresh Buffer filled by positioned reads.
+    const fs = await import('node:fs');
+    const size = fs.statSync(join(dir, 'table.bin')).size;
+    const buf = Buffer.allocUnsafe(size);
+    const fd = fs.openSync(join(dir, 'table.bin'), 'r');
+    for (let done = 0; done < size;) done += fs.readSync(fd, buf, done, Math.min(64 << 20, size - done), done);
+    return { createMs: performance.now() - t0, rssMB: rss(), note: 'a fresh Buffer, 64 MiB positioned reads' };
   }
   const first = firstIndices(rows);
   let x = 12345;
@@ -127,7 +137,7 @@ let gatherModelBytes;
 const warm = (path) => new Promise((ok, fail) => createReadStream(path, { highWaterMark: 8 << 20 }).on('data', () => {}).on('end', ok).on('error', fail));
 
 const engines = [
-  ['readFileSync', '-'],
+  ['readFileSync', '-'], ['readSync', '-'],
   ['onnx-wasm', 'memory'], ['onnx-wasm', 'lazy'], ['onnx-wasm', 'auto'],
   ['onnxruntime-web', '-'], ['onnxruntime-node', '-'],
 ];
