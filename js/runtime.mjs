@@ -26,8 +26,21 @@ const builtin = {
   module: async () => globalThis.process?.getBuiltinModule?.('node:module') ?? await import('node:module'),
 };
 
+// A build whose glue a one-file browser entry (js/web.mjs, js/web-threads.mjs) carries, with its
+// .wasm fetched and compiled from the moment the entry was imported: { name, factory, wasmUrl,
+// compiled: Promise<{ module, streamed }> }.
+let prefetched = null;
+
+// Called by a browser entry when it is evaluated. `threads` false: the entry is one-thread, and
+// init() keeps to one thread unless told otherwise.
+export function prefetchBuild(name, factory, wasmUrl, { threads }) {
+  prefetched = { name, factory, wasmUrl, threads, compiled: isNode ? null : compileFromUrl(wasmUrl) };
+  prefetched.compiled?.catch(() => {});   // reported by init(), if it uses this build
+}
+
 // The build to load and a sentence saying why.
 async function chooseBuild(options) {
+  if (prefetched && !prefetched.threads && options.threads === undefined) options = { ...options, threads: false };
   if (options.simd === false) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'SIMD disabled by the caller (init({ simd: false }))' };
   const supported = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
   if (!supported) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'this engine does not support wasm SIMD' };
@@ -96,7 +109,17 @@ async function loadModule(options) {
     moduleArgs.locateFile = (path) => workerScriptUrl(distUrl(`threads/${path}`, options).href);
   }
   let loadedFrom;
-  if (options.wasmBinary) {
+  const early = prefetched?.compiled && prefetched.name === build.name && !options.wasmUrl && !options.wasmPaths && !options.wasmBinary ? prefetched : null;
+  if (early) {
+    loadedFrom = early.wasmUrl.href;
+    moduleArgs.instantiateWasm = (imports, receive) => {
+      early.compiled.then(async ({ module, streamed }) => {
+        loadedFrom += streamed ? ' (streamed, fetched at import)' : ' (fetched at import)';
+        receive(await WebAssembly.instantiate(module, imports), module);
+      }).catch((e) => rejectLoad(e));
+      return {};
+    };
+  } else if (options.wasmBinary) {
     moduleArgs.wasmBinary = options.wasmBinary;
     loadedFrom = 'bytes passed by the caller';
   } else if (isNode) {
@@ -126,7 +149,7 @@ async function loadModule(options) {
   }
   let rejectLoad;
   const failed = new Promise((_, reject) => { rejectLoad = reject; });
-  const factory = isNode ? await nodeFactory(build) : await browserFactory(build);
+  const factory = prefetched?.name === build.name && !isNode ? prefetched.factory : isNode ? await nodeFactory(build) : await browserFactory(build);
   const m = await Promise.race([factory(moduleArgs), failed]);
   if (build.threads) startWorkers(m);
   return { m, build, loadedFrom };
@@ -152,6 +175,16 @@ function startWorkers(m) {
       if (isNode) w.unref();
     }
   }, 0);
+}
+
+// The compiled module at `url`: compiled while it streams in when the server sends
+// application/wasm, else fetched whole, then compiled.
+async function compileFromUrl(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw invalidArgument(`cannot fetch the onnx-wasm module at ${url}: HTTP ${response.status}`);
+  if (typeof WebAssembly.compileStreaming === 'function' && (response.headers.get('content-type') ?? '').startsWith('application/wasm'))
+    return { module: await WebAssembly.compileStreaming(response), streamed: true };
+  return { module: await WebAssembly.compile(await response.arrayBuffer()), streamed: false };
 }
 
 async function instantiateFromUrl(url, imports) {

@@ -12,3 +12,6 @@ npx --no-install esbuild js/index.mjs --bundle --platform=node --format=esm --lo
 npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --log-level=warning \
   --outfile=dist/index.cjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs --define:import.meta.url=__onnxWasmImportMetaUrl \
   "--banner:js=const __onnxWasmImportMetaUrl = require('url').pathToFileURL(__filename).href;"
+# Browser entries of one file each (wrapper + glue, .wasm fetched at import): dist/onnx-wasm.web.mjs
+# and dist/onnx-wasm-threads.web.mjs, as 'onnx-wasm/web' and 'onnx-wasm/web-threads'.
+node scripts/build-web.mjs
