@@ -15,9 +15,11 @@ import { Tensor } from '../tensor.mjs';
 import { ExternalData, loadInitializers, loadingOptions, sizeText } from './external-data.mjs';
 import { decodeModel } from './onnx-proto.mjs';
 import { readModel } from './sources.mjs';
+import { WARM_UP_MODEL, WARM_UP_RUNS } from './warm-up.mjs';
 import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
 
 const RUNNABLE = new Set(['Gather', 'Flatten', 'Reshape']);
+let warmUp = null;   // the promise of the one warm-up (#warmUp)
 
 // { type, dims } of a ValueInfoProto: dims entries number | symbol string | null; dims null when
 // the rank is unknown.
@@ -102,6 +104,8 @@ export class InferenceSession {
   // 'auto' | 'memory' | 'lazy', onProgress({ loaded, total }) } (see README, Large tables).
   static async create(source, options = {}) {
     await init();
+    warmUp ??= InferenceSession.#warmUp().catch(() => {});   // once; its failure changes nothing
+    await warmUp;
     const loading = loadingOptions(options);
     const read = await readModel(source, 'the ONNX model');
     if (!read) throw invalidArgument('InferenceSession.create takes a file path (Node), a URL, a Blob or File, a Uint8Array or an ArrayBuffer');
@@ -114,6 +118,20 @@ export class InferenceSession {
     const session = new InferenceSession();
     await session.#load(model, await ExternalData.create(options, read), loading, read.bytes.length);
     return session;
+  }
+
+  // Runs warm-up.mjs's model WARM_UP_RUNS times, so that the run path is compiled before a
+  // user's first runs (see there).
+  static async #warmUp() {
+    const session = new InferenceSession();
+    await session.#load(decodeModel(WARM_UP_MODEL), await ExternalData.create({}, {}), loadingOptions({}), 0);
+    const i = new Tensor('int64', [1n], [1]);
+    try {
+      for (let k = 0; k < WARM_UP_RUNS; ++k) (await session.run({ i })).o.dispose();
+    } finally {
+      i.dispose();
+      await session.release();
+    }
   }
 
   async #load(model, store, loading, modelBytes) {

@@ -317,3 +317,15 @@ test('a feed named like an intermediate value is refused', async () => {
   data.dispose();
   await s.release();
 });
+
+test('the warm-up model (js/model/warm-up.mjs) is the Gather it says it is', async () => {
+  const { WARM_UP_MODEL } = await import('../../js/model/warm-up.mjs');
+  const s = await InferenceSession.create(WARM_UP_MODEL);
+  assert.deepEqual(s.nodes.map((n) => n.opType), ['Gather']);
+  assert.deepEqual(s.inputMetadata, [{ name: 'i', isTensor: true, type: 'int64', shape: [1] }]);
+  const i = new Tensor('int64', [1n], [1]);
+  const { o } = await s.run({ i });
+  assert.deepEqual([Array.from(o.dims), Array.from(o.data)], [[1, 2], [3, 4]]);
+  o.dispose(); i.dispose();
+  await s.release();
+});
