@@ -2,8 +2,9 @@
 // onnxruntime-node (native reference) on the same models and inputs, in one process.
 // Prints per case the median time of many runs after warm-up, GB/s, the ratio to ORT-web and the
 // issue's target; checks that all three give identical outputs; then module sizes and the time
-// to a first result in a fresh process. A benchmark, not a test: nothing here asserts a time.
-//   node bench/run.mjs [--quick] [--only id,id]
+// to a first result in a fresh process, and cold runs (bench/cold-runs.mjs). A benchmark, not a
+// test: nothing here asserts a time. --browser runs the same in Chromium instead (bench/browser.mjs).
+//   node bench/run.mjs [--quick] [--only id,id] [--browser]
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,9 +12,14 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { coldRuns } from './cold-runs.mjs';
 import { benchCases } from './models.mjs';
 import { median, time } from './timing.mjs';
 
+if (process.argv.includes('--browser')) {
+  await import('./browser.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 // onnxruntime-node must be loaded before onnxruntime-web, or its sessions silently run on the web backend.
@@ -111,6 +117,8 @@ const sizes = [
   ['onnx-wasm .wasm (no SIMD)', join(root, 'dist/onnx-wasm-nosimd.wasm')],
   ['onnx-wasm .wasm (threads)', join(root, 'dist/threads/onnx-wasm-threads.wasm')],
   ['onnx-wasm Emscripten glue (ESM)', join(root, 'dist/onnx-wasm.mjs')],
+  ['onnx-wasm/web: wrapper + glue, one file', join(root, 'dist/onnx-wasm.web.mjs')],
+  ['onnx-wasm/web-threads: wrapper + glue, one file', join(root, 'dist/onnx-wasm-threads.web.mjs')],
   ['onnx-wasm model decoder (js/model/onnx-proto.mjs)', join(root, 'js/model/onnx-proto.mjs')],
   ['onnxruntime-web .wasm', join(dirname(require.resolve('onnxruntime-web')), 'ort-wasm-simd-threaded.wasm')],
 ];
@@ -129,3 +137,6 @@ for (const [which, what] of [['onnx-wasm-runNode', 'onnx-wasm: import, init, run
 }
 rmSync(dir, { recursive: true, force: true });
 console.table(firsts);
+
+console.log('\nCold runs: a fresh process each; first run, the median of runs 2 to 50 (each timed alone), and the steady state of the same session');
+console.table(coldRuns());

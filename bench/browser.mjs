@@ -1,0 +1,144 @@
+// `npm run bench -- --browser` (or `npm run bench:browser`): the benchmark in headless Chromium.
+// 1. First result: fresh pages (a new context each, median of 9) timed from navigation start to
+//    the first Gather result: an empty page, the one-file entries 'onnx-wasm/web' (plain page, with
+//    and without the documented preload pair) and 'onnx-wasm/web-threads' (cross-origin isolated),
+//    the multi-file js/index.mjs, and onnxruntime-web.
+// 2. The side-by-side table of bench/models.mjs's cases, onnx-wasm against onnxruntime-web (wasm,
+//    1 thread) in one page (bench/browser-page.mjs), outputs compared byte for byte.
+// 3. Cold runs of the tiny case in a fresh page per engine.
+// A benchmark, not a test: nothing asserts a time. --quick uses reduced sizes; --json out.json.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, serveDir } from '../tests/browser/support.mjs';
+import { benchCases } from './models.mjs';
+import { median } from './timing.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const dir = mkdtempSync(join(tmpdir(), 'onnx-wasm-bench-browser-'));
+const html = (body) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${body}`;
+
+// The served folder: links to dist/, bench/ and onnxruntime-web's files, the cases, the pages.
+symlinkSync(join(repo, 'dist'), join(dir, 'dist'));
+symlinkSync(join(repo, 'js'), join(dir, 'js'));
+symlinkSync(join(repo, 'bench'), join(dir, 'bench'));
+symlinkSync(join(repo, 'node_modules/onnxruntime-web/dist'), join(dir, 'ort'));
+const cases = benchCases({ small: quick });
+for (const c of cases) {
+  mkdirSync(join(dir, 'cases', c.id), { recursive: true });
+  writeFileSync(join(dir, 'cases', c.id, 'model.onnx'), c.bytes);
+  for (const [name, f] of Object.entries(c.feeds)) writeFileSync(join(dir, 'cases', c.id, `${name}.bin`), new Uint8Array(f.data.buffer, f.data.byteOffset, f.data.byteLength));
+  writeFileSync(join(dir, 'cases', c.id, 'meta.json'), JSON.stringify({ feeds: Object.entries(c.feeds).map(([name, f]) => ({ name, type: f.type, dims: f.dims })) }));
+}
+writeFileSync(join(dir, 'bench.html'), html('<script type="module" src="bench/browser-page.mjs"></script>'));
+
+// First-result pages: the tiny Gather through runNode (as bench/first-result.mjs does in Node), or
+// through a session of the tiny model for onnxruntime-web and onnx-wasm's session path.
+const done = 'document.body.dataset.t = String(performance.now());';
+const gather = `const [g] = runNode({ opType: 'Gather', attributes: { axis: 0 } }, [new Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]), new Tensor('int64', [2n, 0n], [2])], { opset: 13 });
+if (g.data[0] !== 5) throw new Error('wrong result');`;
+const viaRunNode = (entry, head = '') => html(`${head}<script type="module">
+import { init, runNode, Tensor } from '${entry}';
+await init();
+${gather}
+${done}
+</script>`);
+const pages = {
+  empty: html(`<script type="module">${done}</script>`),
+  web: viaRunNode('./dist/onnx-wasm.web.mjs'),
+  'web+preload': viaRunNode('./dist/onnx-wasm.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm.web.mjs"><link rel="preload" href="./dist/onnx-wasm.wasm" as="fetch" type="application/wasm" crossorigin>'),
+  'web-threads': viaRunNode('./dist/onnx-wasm-threads.web.mjs'),
+  'js/index.mjs': viaRunNode('./js/index.mjs'),
+  'web session': html(`<script type="module">
+import { InferenceSession, Tensor } from './dist/onnx-wasm.web.mjs';
+const s = await InferenceSession.create(new Uint8Array(await (await fetch('cases/tiny/model.onnx')).arrayBuffer()));
+const { out } = await s.run({ data: new Tensor('float32', new Float32Array(100), [10, 10]), indices: new Tensor('int64', [1n, 2n, 3n], [3]) });
+${done}
+</script>`),
+  'onnxruntime-web': html(`<script type="module">
+import * as ort from './ort/ort.wasm.min.mjs';
+ort.env.wasm.numThreads = 1;
+ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
+const s = await ort.InferenceSession.create(new Uint8Array(await (await fetch('cases/tiny/model.onnx')).arrayBuffer()));
+const { out } = await s.run({ data: new ort.Tensor('float32', new Float32Array(100), [10, 10]), indices: new ort.Tensor('int64', BigInt64Array.from([1n, 2n, 3n]), [3]) });
+${done}
+</script>`),
+};
+for (const [name, body] of Object.entries(pages)) writeFileSync(join(dir, `first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`), body);
+
+const plain = await serveDir(dir);
+const isolated = await serveDir(dir, { isolated: true });
+const browser = await launchChromium();
+const results = { chromium: browser.version(), quick };
+
+async function fresh(url, fn) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(url);
+    return await fn(page, errors);
+  } finally {
+    await context.close();
+  }
+}
+
+try {
+  // 1. First result.
+  const first = [];
+  for (const [name, server] of [['empty', plain], ['web', plain], ['web+preload', plain], ['web session', plain], ['js/index.mjs', plain], ['onnxruntime-web', plain], ['empty', isolated], ['web-threads', isolated]]) {
+    const ms = [];
+    for (let k = 0; k < 9; ++k) {
+      ms.push(await fresh(`${server.url}first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`, async (page, errors) => {
+        await page.waitForFunction(() => document.body?.dataset.t, null, { timeout: 30000 });
+        if (errors.length) throw new Error(`${name}: ${errors.join('; ')}`);
+        return Number(await page.evaluate(() => document.body.dataset.t));
+      }));
+    }
+    first.push({ page: name, isolated: server === isolated, ms: median(ms) });
+  }
+  const emptyOf = (iso) => first.find((r) => r.page === 'empty' && r.isolated === iso).ms;
+  for (const r of first) r.beyondEmpty = r.ms - emptyOf(r.isolated);
+  results.firstResult = first;
+  console.log(`\nFirst result in a fresh page (Chromium ${results.chromium}, localhost; median of 9, ms from navigation start)`);
+  console.table(first.map((r) => ({ page: r.page, 'cross-origin isolated': r.isolated ? 'yes' : 'no', ms: r.ms.toFixed(1), 'beyond the empty page': r.page === 'empty' ? '' : r.beyondEmpty.toFixed(1) })));
+
+  // 2. Side by side, one page.
+  const table = await fresh(`${plain.url}bench.html`, async (page) => {
+    await page.waitForSelector('body[data-ready="1"]', { state: 'attached', timeout: 30000 });
+    const rows = [];
+    for (const c of cases) {
+      const r = await page.evaluate((id) => window.benchCase(id), c.id);
+      rows.push({ id: c.id, case: c.label, ...r });
+      console.error(`${c.id}: onnx-wasm ${r.usOurs.toFixed(1)} µs, onnxruntime-web ${r.usOrt.toFixed(1)} µs`);
+    }
+    return rows;
+  });
+  results.table = table;
+  console.log(`\nSide by side in one Chromium page: onnx-wasm/web (one thread) and onnxruntime-web (wasm, 1 thread)${quick ? ' (QUICK: reduced sizes)' : ''}`);
+  console.table(table.map((r) => ({ case: r.case, 'onnx-wasm µs': r.usOurs.toFixed(1), 'ORT-web µs': r.usOrt.toFixed(1), 'vs ORT-web': `${(r.usOrt / r.usOurs).toFixed(1)}x`, identical: r.identical ? 'yes' : 'NO' })));
+  if (table.some((r) => !r.identical)) process.exitCode = 1;
+
+  // 3. Cold runs, a fresh page per engine.
+  const cold = [];
+  for (const engine of ['onnx-wasm', 'onnxruntime-web']) {
+    cold.push(await fresh(`${plain.url}bench.html`, async (page) => {
+      await page.waitForSelector('body[data-ready="1"]', { state: 'attached', timeout: 30000 });
+      return page.evaluate(([e, id]) => window.coldRuns(e, id), [engine, 'tiny']);
+    }));
+  }
+  results.cold = cold;
+  console.log('\nCold runs of the tiny Gather in a fresh page: run 1, the mean of runs 2 to 50 (one batch), the steady state');
+  console.table(cold.map((r) => ({ engine: r.engine, 'run 1 µs': r.firstUs.toFixed(0), 'runs 2-50 µs': r.coldUs.toFixed(1), 'steady µs': r.steadyUs.toFixed(2), 'cold / steady': `${(r.coldUs / r.steadyUs).toFixed(1)}x` })));
+} finally {
+  await browser.close();
+  await plain.close();
+  await isolated.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+const i = args.indexOf('--json');
+if (i >= 0) writeFileSync(args[i + 1], JSON.stringify(results, null, 1));
