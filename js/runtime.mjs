@@ -4,6 +4,8 @@
 // In Node the bytes are read with fs (Emscripten 3.1.6's glue would call fetch() on a file
 // path); in browsers the .wasm next to dist/ is streamed (instantiateStreaming) when the server
 // sends application/wasm, else fetched whole. Callers may pass their own `wasmUrl` or `wasmBinary`.
+// The one-file browser entries (js/web.mjs, js/web-threads.mjs) carry their build's glue and
+// start fetching and compiling its .wasm when imported (prefetchBuild); init() then uses both.
 import { invalidArgument } from './errors.mjs';
 
 let modulePromise = null;
