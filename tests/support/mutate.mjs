@@ -497,6 +497,12 @@ const MAX_FEED_ELEMENTS = 1 << 20;
 // A Tensor for a graph input: the corpus' test input when it fits, else values made up from the
 // declared shape (symbols and unknown dims 0..3; small integers, so Gather indices are often in
 // range). Returns null when the declared shape is too large to feed.
+// A feed as an own property whatever its name: plain assignment of one named '__proto__' would set
+// the feeds object's prototype (a Tensor, whose getter-only 'data' then broke a feed named 'data').
+function setFeed(feeds, name, value) {
+  Object.defineProperty(feeds, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function makeFeed(meta, known, rng, exact = false) {
   if (known && known.type === meta.type && (exact || rng.chance(0.85))) return new Tensor(known.type, known.data, known.dims);
   let type = meta.type;
@@ -598,7 +604,7 @@ export async function runModelCase(bytes, { inputs = [], externalData, rng = mak
           const t = makeFeed(meta, known, rng);
           if (!t) { skip = true; return; }
           owned.push(t);
-          feeds[meta.name] = rng.chance(0.05) ? { type: t.type, data: t.type === 'string' ? Array.from(t.data) : t.data, dims: t.dims } : t;
+          setFeed(feeds, meta.name, rng.chance(0.05) ? { type: t.type, data: t.type === 'string' ? Array.from(t.data) : t.data, dims: t.dims } : t);
         });
       } catch (e) {
         // Feeds that cannot be allocated (a declared shape too large) are the harness' business.
@@ -704,8 +710,8 @@ export async function replayRegression(bytes, spec) {
     for (const [k, run] of (spec.runs ?? []).entries()) {
       const rng = makeRng(0, k);
       const owned = [], feeds = {};
-      for (const meta of session.inputMetadata) if (!run.feeds?.[meta.name]) feeds[meta.name] = owned[owned.push(makeFeed(meta, null, rng, true)) - 1];
-      for (const [name, f] of Object.entries(run.feeds ?? {})) feeds[name] = owned[owned.push(new Tensor(f.type, f.type === 'int64' ? f.data.map(BigInt) : f.data, f.dims)) - 1];
+      for (const meta of session.inputMetadata) if (!run.feeds?.[meta.name]) setFeed(feeds, meta.name, owned[owned.push(makeFeed(meta, null, rng, true)) - 1]);
+      for (const [name, f] of Object.entries(run.feeds ?? {})) setFeed(feeds, name, owned[owned.push(new Tensor(f.type, f.type === 'int64' ? f.data.map(BigInt) : f.data, f.dims)) - 1]);
       const before = owned.map(snapshot);
       let outputs = null;
       try {
