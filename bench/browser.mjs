@@ -1,6 +1,6 @@
 // `npm run bench -- --browser` (or `npm run bench:browser`): the benchmark in headless Chromium.
 // 1. First result: fresh pages (a new context each, median of 9) timed from navigation start to
-//    the first Gather result: an empty page, the one-file entries 'onnx-wasm/web' (plain page, with
+//    the first Gather result: an empty page (an inline module script, and one module file), the one-file entries 'onnx-wasm/web' (plain page, with
 //    and without the documented preload pair) and 'onnx-wasm/web-threads' (cross-origin isolated),
 //    the multi-file js/index.mjs, and onnxruntime-web.
 // 2. The side-by-side table of bench/models.mjs's cases, onnx-wasm against onnxruntime-web (wasm,
@@ -48,6 +48,7 @@ ${done}
 </script>`);
 const pages = {
   empty: html(`<script type="module">${done}</script>`),
+  'empty module file': html('<script type="module" src="empty.mjs"></script>'),
   web: viaRunNode('./dist/onnx-wasm.web.mjs'),
   'web+preload': viaRunNode('./dist/onnx-wasm.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm.web.mjs"><link rel="preload" href="./dist/onnx-wasm.wasm" as="fetch" type="application/wasm" crossorigin>'),
   'web-threads': viaRunNode('./dist/onnx-wasm-threads.web.mjs'),
@@ -67,6 +68,7 @@ const { out } = await s.run({ data: new ort.Tensor('float32', new Float32Array(1
 ${done}
 </script>`),
 };
+writeFileSync(join(dir, 'empty.mjs'), done);
 for (const [name, body] of Object.entries(pages)) writeFileSync(join(dir, `first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`), body);
 
 const plain = await serveDir(dir);
@@ -90,7 +92,7 @@ async function fresh(url, fn) {
 try {
   // 1. First result.
   const first = [];
-  for (const [name, server] of [['empty', plain], ['web', plain], ['web+preload', plain], ['web session', plain], ['js/index.mjs', plain], ['onnxruntime-web', plain], ['empty', isolated], ['web-threads', isolated]]) {
+  for (const [name, server] of [['empty', plain], ['empty module file', plain], ['web', plain], ['web+preload', plain], ['web session', plain], ['js/index.mjs', plain], ['onnxruntime-web', plain], ['empty', isolated], ['web-threads', isolated]]) {
     const ms = [];
     for (let k = 0; k < 9; ++k) {
       ms.push(await fresh(`${server.url}first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`, async (page, errors) => {
