@@ -2,7 +2,7 @@
 // onnx-wasm-nosimd (for engines without SIMD) and threads/onnx-wasm-threads (SIMD + pthreads,
 // which splits large gathers across workers). The choice is made at load time and reported.
 // In Node the bytes are read with fs (Emscripten 3.1.6's glue would call fetch() on a file
-// path); in browsers the .wasm next to dist/ is streamed (instantiateStreaming) when the server
+// path); in browsers the .wasm next to dist/ is compiled while it streams (compileStreaming) when the server
 // sends application/wasm, else fetched whole. Callers may pass their own `wasmUrl` or `wasmBinary`.
 // The one-file browser entries (js/web.mjs, js/web-threads.mjs) carry their build's glue and
 // start fetching and compiling its .wasm when imported (prefetchBuild); init() then uses both.
@@ -111,17 +111,7 @@ async function loadModule(options) {
     moduleArgs.locateFile = (path) => workerScriptUrl(distUrl(`threads/${path}`, options).href);
   }
   let loadedFrom;
-  const early = prefetched?.compiled && prefetched.name === build.name && !options.wasmUrl && !options.wasmPaths && !options.wasmBinary ? prefetched : null;
-  if (early) {
-    loadedFrom = early.wasmUrl.href;
-    moduleArgs.instantiateWasm = (imports, receive) => {
-      early.compiled.then(async ({ module, streamed }) => {
-        loadedFrom += streamed ? ' (streamed, fetched at import)' : ' (fetched at import)';
-        receive(await WebAssembly.instantiate(module, imports), module);
-      }).catch((e) => rejectLoad(e));
-      return {};
-    };
-  } else if (options.wasmBinary) {
+  if (options.wasmBinary) {
     moduleArgs.wasmBinary = options.wasmBinary;
     loadedFrom = 'bytes passed by the caller';
   } else if (isNode) {
@@ -137,15 +127,15 @@ async function loadModule(options) {
     };
     loadedFrom = wasmUrl.href;
   } else {
-    loadedFrom = wasmUrl.href;
+    // The module compiled (while it streams in, where the server allows) and then instantiated;
+    // a one-file entry started fetching and compiling it when it was imported.
+    const early = prefetched?.compiled && prefetched.name === build.name && !options.wasmUrl && !options.wasmPaths ? prefetched : null;
+    loadedFrom = (early ? early.wasmUrl : wasmUrl).href;
     moduleArgs.instantiateWasm = (imports, receive) => {
-      instantiateFromUrl(wasmUrl, imports).then(
-        ({ instance, module, streamed }) => {
-          loadedFrom += streamed ? ' (streamed)' : ' (fetched)';
-          receive(instance, module);
-        },
-        (e) => rejectLoad(e),
-      );
+      (early ? early.compiled : compileFromUrl(wasmUrl)).then(async ({ module, streamed }) => {
+        loadedFrom += streamed ? ` (streamed${early ? ', fetched at import' : ''})` : early ? ' (fetched at import)' : ' (fetched)';
+        receive(await WebAssembly.instantiate(module, imports), module);
+      }).catch((e) => rejectLoad(e));
       return {};
     };
   }
@@ -187,18 +177,6 @@ async function compileFromUrl(url) {
   if (typeof WebAssembly.compileStreaming === 'function' && (response.headers.get('content-type') ?? '').startsWith('application/wasm'))
     return { module: await WebAssembly.compileStreaming(response), streamed: true };
   return { module: await WebAssembly.compile(await response.arrayBuffer()), streamed: false };
-}
-
-async function instantiateFromUrl(url, imports) {
-  const response = await fetch(url);
-  if (!response.ok) throw invalidArgument(`cannot fetch the onnx-wasm module at ${url}: HTTP ${response.status}`);
-  if (typeof WebAssembly.instantiateStreaming === 'function' &&
-      (response.headers.get('content-type') ?? '').startsWith('application/wasm')) {
-    const r = await WebAssembly.instantiateStreaming(response, imports);
-    return { ...r, streamed: true };
-  }
-  const r = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
-  return { ...r, streamed: false };
 }
 
 // Loads the module; every later call returns the same promise. Options: { threads: false }
