@@ -118,8 +118,8 @@ if (args[0] === '--child') {
 }
 
 // ---- parent ----
-function makeTable(dir, rows) {
-  writeFileSync(join(dir, 'model.onnx'), gatherModelBytes(rows));
+function makeTable(dir, rows, model) {
+  writeFileSync(join(dir, 'model.onnx'), model);
   const fd = openSync(join(dir, 'table.bin'), 'w');
   const block = 4096, buf = new Float32Array(block * COLS);
   for (let r0 = 0; r0 < rows; r0 += block) {
@@ -129,8 +129,6 @@ function makeTable(dir, rows) {
   }
   closeSync(fd);
 }
-
-let gatherModelBytes;
 
 // Reads the file once so that it is in the page cache before an engine reads it (this machine
 // reclaims cold pages: a table read minutes ago may be on disk again).
@@ -143,7 +141,8 @@ const engines = [
 ];
 
 async function main() {
-  ({ gatherModel: gatherModelBytes } = await import('../tests/support/external-models.mjs').then((m) => ({ gatherModel: (rows) => m.gatherModel({ dims: [rows, COLS], indexDims: [512] }) })));
+  // (imported here, not at the top: the children that measure RSS need none of onnx-buf)
+  const { gatherModel } = await import('../tests/support/external-models.mjs');
   const sizes = option('--sizes', '1,2.7,6').split(',').map(Number);
   const root = mkdtempSync(join(tmpdir(), 'onnx-wasm-tables-'));
   const cleanup = () => { if (!flag('--keep')) rmSync(root, { recursive: true, force: true }); };
@@ -156,7 +155,7 @@ async function main() {
       const dir = join(root, `t${size}`);
       execFileSync('mkdir', ['-p', dir]);
       let t = performance.now();
-      makeTable(dir, rows);
+      makeTable(dir, rows, gatherModel({ dims: [rows, COLS], indexDims: [512] }));
       const bytes = rows * COLS * 4;
       console.log(`\n[${rows}, ${COLS}] float32 table: ${(bytes / 1e9).toFixed(2)} GB (written in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
       console.log('engine              mode     create ms  first run ms  median ms  peak RSS MB  RSS/table  where / note');
