@@ -1,8 +1,10 @@
 // `npm run bench -- --browser` (or `npm run bench:browser`): the benchmark in headless Chromium.
-// 1. First result: fresh pages (a new context each, median of 9) timed from navigation start to
-//    the first Gather result: an empty page (an inline module script, and one module file), the one-file entries 'onnx-wasm/web' (plain page, with
-//    and without the documented preload pair) and 'onnx-wasm/web-threads' (cross-origin isolated),
-//    the multi-file js/index.mjs, and onnxruntime-web.
+// 1. First result: fresh pages (a new context each, median of 15, the pages taken in turn so that
+//    a slow moment of this shared machine falls on all of them) timed from navigation start to the
+//    first Gather result: an empty page (an inline module script, and one module file), the
+//    one-file entries 'onnx-wasm/web' (plain page) and 'onnx-wasm/web-threads' (cross-origin
+//    isolated), each with and without the documented preload pair, the multi-file js/index.mjs,
+//    and onnxruntime-web.
 // 2. The side-by-side table of bench/models.mjs's cases, onnx-wasm against onnxruntime-web (wasm,
 //    1 thread) in one page (bench/browser-page.mjs), outputs compared byte for byte.
 // 3. Cold runs of the tiny case in a fresh (cross-origin isolated: finer timer) page per engine.
@@ -52,6 +54,7 @@ const pages = {
   web: viaRunNode('./dist/onnx-wasm.web.mjs'),
   'web+preload': viaRunNode('./dist/onnx-wasm.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm.web.mjs"><link rel="preload" href="./dist/onnx-wasm.wasm" as="fetch" type="application/wasm" crossorigin>'),
   'web-threads': viaRunNode('./dist/onnx-wasm-threads.web.mjs'),
+  'web-threads+preload': viaRunNode('./dist/onnx-wasm-threads.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm-threads.web.mjs"><link rel="preload" href="./dist/threads/onnx-wasm-threads.wasm" as="fetch" type="application/wasm" crossorigin>'),
   'js/index.mjs': viaRunNode('./js/index.mjs'),
   'web session': html(`<script type="module">
 import { InferenceSession, Tensor } from './dist/onnx-wasm.web.mjs';
@@ -91,23 +94,28 @@ async function fresh(url, fn) {
 
 try {
   // 1. First result.
-  const first = [];
-  for (const [name, server] of [['empty', plain], ['empty module file', plain], ['web', plain], ['web+preload', plain], ['web session', plain], ['js/index.mjs', plain], ['onnxruntime-web', plain], ['empty', isolated], ['web-threads', isolated]]) {
-    const ms = [];
-    for (let k = 0; k < 9; ++k) {
-      ms.push(await fresh(`${server.url}first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`, async (page, errors) => {
+  const firstPages = [['empty', plain], ['empty module file', plain], ['web', plain], ['web+preload', plain], ['web session', plain], ['js/index.mjs', plain], ['onnxruntime-web', plain], ['empty', isolated], ['empty module file', isolated], ['web-threads', isolated], ['web-threads+preload', isolated]];
+  const times = firstPages.map(() => []);
+  for (let k = 0; k < (quick ? 5 : 15); ++k) {
+    for (const [i, [name, server]] of firstPages.entries()) {
+      times[i].push(await fresh(`${server.url}first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`, async (page, errors) => {
         await page.waitForFunction(() => document.body?.dataset.t, null, { timeout: 30000 });
         if (errors.length) throw new Error(`${name}: ${errors.join('; ')}`);
         return Number(await page.evaluate(() => document.body.dataset.t));
       }));
     }
-    first.push({ page: name, isolated: server === isolated, ms: median(ms) });
   }
-  const emptyOf = (iso) => first.find((r) => r.page === 'empty' && r.isolated === iso).ms;
-  for (const r of first) r.beyondEmpty = r.ms - emptyOf(r.isolated);
+  const first = firstPages.map(([name, server], i) => ({ page: name, isolated: server === isolated, ms: median(times[i]) }));
+  const emptyOf = (page, iso) => first.find((r) => r.page === page && r.isolated === iso).ms;
+  for (const r of first) {
+    r.beyondEmpty = r.ms - emptyOf('empty', r.isolated);
+    r.beyondEmptyFile = r.ms - emptyOf('empty module file', r.isolated);
+  }
   results.firstResult = first;
-  console.log(`\nFirst result in a fresh page (Chromium ${results.chromium}, localhost; median of 9, ms from navigation start)`);
-  console.table(first.map((r) => ({ page: r.page, 'cross-origin isolated': r.isolated ? 'yes' : 'no', ms: r.ms.toFixed(1), 'beyond the empty page': r.page === 'empty' ? '' : r.beyondEmpty.toFixed(1) })));
+  console.log(`\nFirst result in a fresh page (Chromium ${results.chromium}, localhost; median of ${times[0].length}, ms from navigation start)`);
+  console.table(first.map((r) => ({ page: r.page, 'cross-origin isolated': r.isolated ? 'yes' : 'no', ms: r.ms.toFixed(1),
+    'beyond the empty page': r.page === 'empty' ? '' : r.beyondEmpty.toFixed(1),
+    'beyond the empty module file': r.page.startsWith('empty') ? '' : r.beyondEmptyFile.toFixed(1) })));
 
   // 2. Side by side, one page.
   const table = await fresh(`${plain.url}bench.html`, async (page) => {

@@ -5,6 +5,7 @@ import { OpsetError, ShapeError } from './generated/errors.mjs';
 import { getModule } from './runtime.mjs';
 import { Tensor, tensorFromHandle } from './tensor.mjs';
 import { typeById, typeByName } from './types.mjs';
+import { nodeRequest, send, takeError, text } from './wire.mjs';
 
 // AttributeProto.AttributeType numbers, for NodeProto-shaped nodes.
 const ATTR_TYPES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
@@ -76,7 +77,7 @@ export function opsetOf(opType, options) {
   const opset = options?.opset ?? m._ow_max_opset();
   if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
   if (opset > 0x7fffffff || opset < -0x80000000) {
-    knownOps ??= new Set(m.opVersions().map((v) => v.op));
+    knownOps ??= new Set(opVersions().map((v) => v.op));
     if (!knownOps.has(opType)) return 0;
     throw new OpsetError(`${opType}: opset ${opset} is outside the supported range [${m._ow_min_opset()}, ${m._ow_max_opset()}]`);
   }
@@ -110,9 +111,11 @@ export function runNode(node, inputs, options = {}) {
       }
       throw invalidArgument(`inputs[${i}] is not a tensor`);
     });
-    const r = m.runNode(opType, opset, attrs, handles);
-    if (r.error) throw errorFromStatus(r.error);
-    return r.outputs.map(tensorFromHandle);
+    const w = nodeRequest(opType, opset, attrs);
+    w.list(handles, (h) => w.u32(h));
+    const n = m._ow_run_node(send(m, w));
+    if (n < 0) throw errorFromStatus(takeError(m));
+    return Array.from(new Uint32Array(m.HEAPU8.buffer, m._ow_outputs() >>> 0, n), tensorFromHandle);
   } finally {
     temporaries.forEach((t) => t.dispose());
   }
@@ -148,9 +151,16 @@ export function inferShapes(node, inputs, options = {}) {
   const { opType, attrs } = normalizeNode(node);
   const opset = opsetOf(opType, options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array');
-  const r = m.inferNode(opType, opset, attrs, inputs.map(valueInfoOf));
-  if (r.error) throw errorFromStatus(r.error);
-  return r.outputs.map((o) => {
+  const infos = inputs.map(valueInfoOf);
+  const w = nodeRequest(opType, opset, attrs);
+  w.list(infos, ({ type, dims, value }) => {
+    w.i32(type).u8(dims ? 1 : 0).list(dims ?? [], (d) => (d === null ? w.u8(0) : typeof d === 'number' ? w.u8(1).f64(d) : w.u8(2).str(d)));
+    if (value) w.u8(1).list(value, (v) => w.f64(v));
+    else w.u8(0);
+  });
+  const length = m._ow_infer_node(send(m, w));
+  if (!length) throw errorFromStatus(takeError(m));
+  return JSON.parse(text(m, length)).map((o) => {
     // As for run outputs (tensorFromHandle): no dims that JS numbers cannot hold exactly.
     const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
     if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(o.dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);
@@ -160,5 +170,6 @@ export function inferShapes(node, inputs, options = {}) {
 
 // The registry table: every op version with its opset range, input types and attributes.
 export function opVersions() {
-  return getModule().opVersions();
+  const m = getModule();
+  return JSON.parse(text(m, m._ow_op_versions()));
 }

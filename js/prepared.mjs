@@ -6,9 +6,10 @@ import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
 import { getModule } from './runtime.mjs';
 import { Tensor, tensorFromHandle, writeDims } from './tensor.mjs';
+import { nodeRequest, send, takeError } from './wire.mjs';
 
 const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
+  ? new FinalizationRegistry((ptr) => getModule()._ow_node_delete(ptr))
   : null;
 
 export class PreparedNode {
@@ -20,12 +21,12 @@ export class PreparedNode {
     const m = getModule();
     const { opType, attrs } = normalizeNode(node);
     const opset = opsetOf(opType, options);
-    const r = m.prepareNode(opType, opset, attrs);
-    if (r.error) throw errorFromStatus(r.error);
-    this.#node = r.ptr;
-    this.#arity = r.inputs;
+    const ptr = m._ow_prepare_node(send(m, nodeRequest(opType, opset, attrs))) >>> 0;
+    if (!ptr) throw errorFromStatus(takeError(m));
+    this.#node = ptr;
+    this.#arity = m._ow_node_inputs(ptr);
     this.#label = `${opType} at opset ${opset}`;
-    finalizer?.register(this, r.ptr, this);
+    finalizer?.register(this, ptr, this);
   }
 
   // Inputs: Tensors of this package (used in place, no copy). Returns [output Tensor].
@@ -39,7 +40,7 @@ export class PreparedNode {
     }
     const m = getModule();
     const h = (this.#arity === 2 ? m._ow_node_run2(n, a.handle, b.handle) : m._ow_node_run1(n, a.handle)) >>> 0;
-    if (h === 0) throw errorFromStatus(m.lastError());
+    if (h === 0) throw errorFromStatus(takeError(m));
     return [tensorFromHandle(h)];
   }
 
@@ -51,7 +52,7 @@ export class PreparedNode {
       return this.run(b === undefined ? [a] : [a, b])[0];
     const m = getModule();
     const h = (b === undefined ? m._ow_node_run1(n, a.handle) : m._ow_node_run2(n, a.handle, b.handle)) >>> 0;
-    if (h === 0) throw errorFromStatus(m.lastError());
+    if (h === 0) throw errorFromStatus(takeError(m));
     return tensorFromHandle(h);
   }
 
@@ -64,7 +65,7 @@ export class PreparedNode {
     const m = getModule();
     writeDims(m, dims);
     const h = m._ow_node_gather_rows(n, indices.handle, typeId, dims.length) >>> 0;
-    if (h === 0) throw errorFromStatus(m.lastError());
+    if (h === 0) throw errorFromStatus(takeError(m));
     const rows = tensorFromHandle(h);
     return { rows, remapped: tensorFromHandle(m._ow_take_remapped() >>> 0) };
   }
@@ -72,7 +73,7 @@ export class PreparedNode {
   dispose() {
     if (!this.#node) return;
     finalizer?.unregister(this);
-    getModule().nodeDelete(this.#node);
+    getModule()._ow_node_delete(this.#node);
     this.#node = 0;
   }
 }

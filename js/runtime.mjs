@@ -7,6 +7,7 @@
 // The one-file browser entries (js/web.mjs, js/web-threads.mjs) carry their build's glue and
 // start fetching and compiling its .wasm when imported (prefetchBuild); init() then uses both.
 import { invalidArgument } from './errors.mjs';
+import { text } from './wire.mjs';
 
 let modulePromise = null;
 let wasmModule = null;
@@ -194,7 +195,7 @@ export function init(options = {}) {
           threads: m._ow_threads(),
           reason: build.reason,
           loadedFrom,
-          kernels: m.kernelTarget(),
+          kernels: text(m, m._ow_kernel_target()),
           minOpset: m._ow_min_opset(),
           maxOpset: m._ow_max_opset(),
         };

@@ -7,6 +7,7 @@ import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
+import { setTensorString, takeError, tensorString } from './wire.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
 const REGISTER = Symbol('register');
@@ -56,8 +57,7 @@ function readDims(m, p) {
 }
 
 // Writes dims to the binding's scratch area in wasm memory, read by the next C call that takes
-// dims (ow_tensor_create, ow_node_gather_rows): a plain C call costs a fraction of an Embind call
-// with a JS array.
+// dims (ow_tensor_create, ow_node_gather_rows): doubles written in place, no request to encode.
 export function writeDims(m, dims) {
   const at = m._ow_dims_buffer(dims.length) >>> 0;
   if (at) {
@@ -72,7 +72,7 @@ export function writeDims(m, dims) {
 function createHandle(m, typeId, dims, zeroed = true) {
   writeDims(m, dims);
   const ptr = m._ow_tensor_create(typeId, dims.length, zeroed ? 1 : 0) >>> 0;
-  if (!ptr) throw errorFromStatus(m.lastError());
+  if (!ptr) throw errorFromStatus(takeError(m));
   return ptr;
 }
 
@@ -155,7 +155,7 @@ export class Tensor {
     this.#adopt(createHandle(m, t.id, shape, t.name === 'string'), t);
     this.#dims = Object.freeze(shape);
     if (t.name === 'string') {
-      values.forEach((s, i) => m.tensorSetString(this.#ptr, i, s));
+      values.forEach((s, i) => setTensorString(m, this.#ptr, i, s));
     } else if (expected > 0) {
       const src = inWasm ? new Uint8Array(m.HEAPU8.buffer, srcOffset, srcBytes)
         : new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
@@ -248,7 +248,7 @@ export class Tensor {
     const refresh = () => {
       const p = live();
       if (seen === stringWrites) return;
-      for (let i = 0; i < size; ++i) target[i] = m.tensorGetString(p, i);
+      for (let i = 0; i < size; ++i) target[i] = tensorString(m, p, i);
       seen = stringWrites;
     };
     refresh();
@@ -264,7 +264,7 @@ export class Tensor {
         if (i < 0) return false;   // the length is fixed (a TypeError in strict code)
         if (typeof v !== 'string') throw invalidArgument(`string data[${i}] = ${String(v)} is not a string`);
         refresh();
-        m.tensorSetString(live(), i, v);
+        setTensorString(m, live(), i, v);
         t[i] = v;
         seen = ++stringWrites;     // other copies read again; this one is current
         return true;
@@ -283,7 +283,7 @@ export class Tensor {
   // True when both tensors read the same wasm memory (Reshape and Flatten outputs and their input).
   sharesMemoryWith(other) {
     if (!(other instanceof Tensor)) throw invalidArgument(`sharesMemoryWith takes a Tensor, got ${other?.constructor?.name ?? String(other)}`);
-    return getModule().tensorSharesBuffer(this.#live(), other.handle);
+    return getModule()._ow_tensor_shares_buffer(this.#live(), other.handle) === 1;
   }
 
   // The address of the C++ tensor, for js/ internals.
