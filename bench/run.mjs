@@ -139,4 +139,4 @@ rmSync(dir, { recursive: true, force: true });
 console.table(firsts);
 
 console.log('\nCold runs: a fresh process each; first run, the median of runs 2 to 50 (each timed alone), and the steady state of the same session');
-console.table(coldRuns());
+console.table(await coldRuns());

@@ -330,7 +330,11 @@ export class InferenceSession {
     const produced = [];
     let temporaries = null, copies = null, symbols = null;
     try {
-      for (const { spec, slot, symbolic } of plan.inputs) {
+      // (indexed loops: a session's first runs execute in V8's interpreter and baseline tiers,
+      // where each for-of loop costs an iterator)
+      const inputs = plan.inputs;
+      for (let k = 0; k < inputs.length; ++k) {
+        const { spec, slot, symbolic } = inputs[k];
         let t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
         if (!(t instanceof Tensor)) (temporaries ??= []).push(t = feedTensor(spec.name, t));
@@ -347,21 +351,24 @@ export class InferenceSession {
         if (o.spec) this.#check(name, t, o.spec, o.symbolic ? (symbols ??= new Map()) : null);
         slots[o.slot] = t;
       }
-      for (const st of plan.steps) {
+      const steps = plan.steps;
+      for (let k = 0; k < steps.length; ++k) {
+        const st = steps[k];
         const out = st.lazy ? await st.lazy.gather(st.prepared, slots[st.b]) : st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
         produced.push(out);
         slots[st.out] = out;
       }
       const result = {};
       if (fetches === undefined && plan.uniqueOutputs) {
-        for (const o of plan.outputs) {
+        const outputs = plan.outputs;
+        for (let k = 0; k < outputs.length; ++k) {
+          const o = outputs[k];
           let t = slots[o.slot];
           if (!o.produced) (copies ??= []).push(t = copyTensor(t));
           setResult(result, o.name, t);
         }
         // Node outputs not returned are freed, each by itself: two nodes may write one slot
         // (an empty output name), so the slots alone would miss the first one.
-        const steps = plan.steps;
         for (let k = 0; k < steps.length; ++k) if (steps[k].temporary || slots[steps[k].out] !== produced[k]) produced[k].dispose();
         return result;
       }
