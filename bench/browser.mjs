@@ -7,7 +7,8 @@
 //    and onnxruntime-web.
 // 2. The side-by-side table of bench/models.mjs's cases, onnx-wasm against onnxruntime-web (wasm,
 //    1 thread) in one page (bench/browser-page.mjs), outputs compared byte for byte.
-// 3. Cold runs of the tiny case in a fresh (cross-origin isolated: finer timer) page per engine.
+// 3. Cold runs of the tiny case in a fresh (cross-origin isolated: finer timer) page per engine,
+//    loading that engine alone (bench/browser-cold.mjs).
 // A benchmark, not a test: nothing asserts a time. --quick uses reduced sizes; --json out.json.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,7 @@ for (const c of cases) {
   writeFileSync(join(dir, 'cases', c.id, 'meta.json'), JSON.stringify({ feeds: Object.entries(c.feeds).map(([name, f]) => ({ name, type: f.type, dims: f.dims })) }));
 }
 writeFileSync(join(dir, 'bench.html'), html('<script type="module" src="bench/browser-page.mjs"></script>'));
+writeFileSync(join(dir, 'cold.html'), html('<script type="module" src="bench/browser-cold.mjs"></script>'));
 
 // First-result pages: the tiny Gather through runNode (as bench/first-result.mjs does in Node), or
 // through a session of the tiny model for onnxruntime-web and onnx-wasm's session path.
@@ -136,13 +138,14 @@ try {
   // 3. Cold runs, a fresh page per engine.
   const cold = [];
   for (const engine of ['onnx-wasm', 'onnxruntime-web']) {
-    cold.push(await fresh(`${isolated.url}bench.html`, async (page) => {
-      await page.waitForSelector('body[data-ready="1"]', { state: 'attached', timeout: 30000 });
-      return page.evaluate(([e, id]) => window.coldRuns(e, id), [engine, 'tiny']);
+    cold.push(await fresh(`${isolated.url}cold.html?engine=${engine}`, async (page, errors) => {
+      await page.waitForFunction(() => document.body?.dataset.cold, null, { timeout: 60000 });
+      if (errors.length) throw new Error(`cold runs, ${engine}: ${errors.join('; ')}`);
+      return JSON.parse(await page.evaluate(() => document.body.dataset.cold));
     }));
   }
   results.cold = cold;
-  console.log('\nCold runs of the tiny Gather in a fresh cross-origin isolated page (timer resolution 5 µs): run 1, runs 2 to 50 (median of each timed alone; mean), the steady state');
+  console.log('\nCold runs of the tiny Gather in a fresh cross-origin isolated page loading one engine (timer resolution 5 µs): run 1, runs 2 to 50 (median of each timed alone; mean), the steady state');
   console.table(cold.map((r) => ({ engine: r.engine, 'run 1 µs': r.firstUs.toFixed(0), 'runs 2-50 median µs': r.coldUs.toFixed(1), 'runs 2-50 mean µs': r.meanUs.toFixed(1), 'steady µs': r.steadyUs.toFixed(2), 'cold median / steady': `${(r.coldUs / r.steadyUs).toFixed(1)}x` })));
 } finally {
   await browser.close();
