@@ -134,34 +134,45 @@ class Json {
   bool after_key_ = false;
 };
 
+// ---- A scratch area JS writes into before the export that reads it: N elements in static memory,
+// a heap block for more. get() gives room for n (null if it cannot be allocated); the reader calls
+// reset() once it has copied what it needs, which frees a heap block.
+template <typename T, size_t N>
+class Scratch {
+ public:
+  T* get(size_t n) {
+    reset();
+    if (n <= N) return data_;
+    void* p = n > SIZE_MAX / sizeof(T) ? nullptr : std::malloc(n * sizeof(T));
+    if (!p) return nullptr;
+    data_ = static_cast<T*>(p);
+    capacity_ = n;
+    return data_;
+  }
+  void reset() {
+    if (data_ != small_) std::free(data_);
+    data_ = small_;
+    capacity_ = N;
+  }
+  const T* data() const { return data_; }
+  size_t capacity() const { return capacity_; }
+
+ private:
+  T small_[N];
+  T* data_ = small_;
+  size_t capacity_ = N;
+};
+
 // ---- Requests: bytes JS wrote into the argument buffer (js/wire.mjs, little-endian): u8, i32,
 // u32, f64 and strings (u32 byte length, then UTF-8).
 
-uint8_t g_small_args[4096];
-uint8_t* g_args = g_small_args;
-size_t g_args_capacity = sizeof g_small_args;
-
-void reset_arg_buffer() {
-  if (g_args != g_small_args) std::free(g_args);
-  g_args = g_small_args;
-  g_args_capacity = sizeof g_small_args;
-}
-
-uint8_t* arg_buffer(uint32_t bytes) {
-  reset_arg_buffer();
-  if (bytes <= g_args_capacity) return g_args;
-  void* p = std::malloc(bytes);
-  if (!p) return nullptr;
-  g_args = static_cast<uint8_t*>(p);
-  g_args_capacity = bytes;
-  return g_args;
-}
+Scratch<uint8_t, 4096> g_args;
 
 class Reader {
  public:
-  explicit Reader(uint32_t bytes) : p_(g_args), end_(g_args + (bytes <= g_args_capacity ? bytes : 0)) {}
+  explicit Reader(uint32_t bytes) : p_(g_args.data()), end_(g_args.data() + (bytes <= g_args.capacity() ? bytes : 0)) {}
   // Everything read was copied out: a heap block for a large request is freed here.
-  ~Reader() { reset_arg_buffer(); }
+  ~Reader() { g_args.reset(); }
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
   bool ok() const { return ok_; }
@@ -272,40 +283,21 @@ NodeRequest read_node(Reader& r) {
 }
 
 // ---- Dims passed from JS to ow_tensor_create and ow_node_gather_rows, as doubles (exact
-// integers below 2^53): JS writes `rank` of them at the address dims_buffer returns. Up to 64 in
-// static memory; a larger rank gets a heap block, freed by the export that reads it.
+// integers below 2^53): JS writes `rank` of them at the address ow_dims_buffer returns. Up to 64
+// in static memory; a larger rank gets a heap block, freed by the export that reads it.
 
-double g_small_dims[64];
-double* g_dims = g_small_dims;
-size_t g_dims_capacity = 64;
+Scratch<double, 64> g_dims;
 
-void reset_dims_buffer() {
-  if (g_dims != g_small_dims) std::free(g_dims);
-  g_dims = g_small_dims;
-  g_dims_capacity = 64;
-}
-
-// Room for `rank` dims, or null when it cannot be allocated (ow_tensor_create then fails).
-double* dims_buffer(int rank) {
-  reset_dims_buffer();
-  if (rank <= 64) return g_dims;
-  void* p = static_cast<size_t>(rank) > SIZE_MAX / sizeof(double) ? nullptr : std::malloc(static_cast<size_t>(rank) * sizeof(double));
-  if (!p) return nullptr;
-  g_dims = static_cast<double*>(p);
-  g_dims_capacity = static_cast<size_t>(rank);
-  return g_dims;
-}
-
-// The dims JS wrote to g_dims[0..rank) (see dims_buffer), or false with the Status for ow_take_error().
+// The dims JS wrote to g_dims[0..rank) (see ow_dims_buffer), or false with the Status for ow_take_error().
 bool take_dims(int rank, std::vector<int64_t>* dims) {
-  if (rank < 0 || static_cast<size_t>(rank) > g_dims_capacity) {
-    reset_dims_buffer();
+  if (rank < 0 || static_cast<size_t>(rank) > g_dims.capacity()) {
+    g_dims.reset();
     fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate room for " + std::to_string(rank) + " dims"));
     return false;
   }
   dims->resize(static_cast<size_t>(rank));
-  for (int i = 0; i < rank; ++i) (*dims)[static_cast<size_t>(i)] = static_cast<int64_t>(g_dims[static_cast<size_t>(i)]);
-  reset_dims_buffer();
+  for (int i = 0; i < rank; ++i) (*dims)[static_cast<size_t>(i)] = static_cast<int64_t>(g_dims.data()[static_cast<size_t>(i)]);
+  g_dims.reset();
   return true;
 }
 
@@ -500,7 +492,7 @@ int op_versions() {
 
 extern "C" {
 // Room for a request of `bytes` that JS writes before the call that reads it (null if none).
-EMSCRIPTEN_KEEPALIVE uint8_t* ow_arg_buffer(uint32_t bytes) { return arg_buffer(bytes); }
+EMSCRIPTEN_KEEPALIVE uint8_t* ow_arg_buffer(uint32_t bytes) { return g_args.get(bytes); }
 // The text answer of the last export that gave one (its length is what that export returned).
 EMSCRIPTEN_KEEPALIVE const char* ow_text() { return g_text.data(); }
 EMSCRIPTEN_KEEPALIVE void ow_text_release() { std::string().swap(g_text); }
@@ -528,7 +520,7 @@ EMSCRIPTEN_KEEPALIVE uintptr_t ow_take_remapped() { const uintptr_t r = remapped
 
 // Tensors.
 // Room for `rank` dims (doubles) that JS writes before calling ow_tensor_create (null if none).
-EMSCRIPTEN_KEEPALIVE double* ow_dims_buffer(int rank) { return dims_buffer(rank); }
+EMSCRIPTEN_KEEPALIVE double* ow_dims_buffer(int rank) { return g_dims.get(rank < 0 ? 0 : static_cast<size_t>(rank)); }
 EMSCRIPTEN_KEEPALIVE uintptr_t ow_tensor_create(int type_id, int rank, int zeroed) { return tensor_create(type_id, rank, zeroed); }
 EMSCRIPTEN_KEEPALIVE int ow_tensor_type(uintptr_t p) { return static_cast<int>(T(p)->tensor().type); }
 EMSCRIPTEN_KEEPALIVE int ow_tensor_rank(uintptr_t p) { return static_cast<int>(T(p)->tensor().dims.size()); }
@@ -542,8 +534,8 @@ EMSCRIPTEN_KEEPALIVE const char* ow_tensor_string_data(uintptr_t p, double i) { 
 EMSCRIPTEN_KEEPALIVE double ow_tensor_string_size(uintptr_t p, double i) { return static_cast<double>(T(p)->tensor().buffer->strings()[static_cast<int64_t>(i)].size()); }
 // Sets string element i to the `bytes` of UTF-8 JS wrote into the argument buffer.
 EMSCRIPTEN_KEEPALIVE void ow_tensor_set_string(uintptr_t p, double i, uint32_t bytes) {
-  T(p)->tensor().buffer->strings()[static_cast<int64_t>(i)].assign(reinterpret_cast<const char*>(g_args), bytes <= g_args_capacity ? bytes : 0);
-  reset_arg_buffer();
+  T(p)->tensor().buffer->strings()[static_cast<int64_t>(i)].assign(reinterpret_cast<const char*>(g_args.data()), bytes <= g_args.capacity() ? bytes : 0);
+  g_args.reset();
 }
 EMSCRIPTEN_KEEPALIVE void ow_tensor_delete(uintptr_t p) { tensor_delete(p); }
 
