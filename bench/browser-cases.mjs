@@ -1,6 +1,6 @@
 // Shared by the pages of `npm run bench -- --browser`: a case as bench/browser.mjs wrote it, and
 // per-run timing in batches (browsers coarsen performance.now()).
-// { bytes, feeds: { name: { type, data, dims } } } of a case written by bench/browser.mjs.
+// { bytes, feeds: { name: { type, data, dims } } } of a case bench/browser.mjs wrote (writeCaseFiles).
 export async function load(id) {
   const get = async (f) => new Uint8Array(await (await fetch(`cases/${id}/${f}`)).arrayBuffer());
   const meta = JSON.parse(new TextDecoder().decode(await get('meta.json')));

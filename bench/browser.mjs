@@ -10,12 +10,12 @@
 // 3. Cold runs of the tiny case in a fresh (cross-origin isolated: finer timer) page per engine,
 //    loading that engine alone (bench/browser-cold.mjs).
 // A benchmark, not a test: nothing asserts a time. --quick uses reduced sizes; --json out.json.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, serveDir } from '../tests/browser/support.mjs';
-import { benchCases } from './models.mjs';
+import { benchCases, writeCaseFiles } from './models.mjs';
 import { median } from './timing.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,12 +30,7 @@ symlinkSync(join(repo, 'js'), join(dir, 'js'));
 symlinkSync(join(repo, 'bench'), join(dir, 'bench'));
 symlinkSync(join(repo, 'node_modules/onnxruntime-web/dist'), join(dir, 'ort'));
 const cases = benchCases({ small: quick });
-for (const c of cases) {
-  mkdirSync(join(dir, 'cases', c.id), { recursive: true });
-  writeFileSync(join(dir, 'cases', c.id, 'model.onnx'), c.bytes);
-  for (const [name, f] of Object.entries(c.feeds)) writeFileSync(join(dir, 'cases', c.id, `${name}.bin`), new Uint8Array(f.data.buffer, f.data.byteOffset, f.data.byteLength));
-  writeFileSync(join(dir, 'cases', c.id, 'meta.json'), JSON.stringify({ feeds: Object.entries(c.feeds).map(([name, f]) => ({ name, type: f.type, dims: f.dims })) }));
-}
+for (const c of cases) writeCaseFiles(join(dir, 'cases', c.id), c);
 writeFileSync(join(dir, 'bench.html'), html('<script type="module" src="bench/browser-page.mjs"></script>'));
 writeFileSync(join(dir, 'cold.html'), html('<script type="module" src="bench/browser-cold.mjs"></script>'));
 

@@ -7,7 +7,7 @@
 // other JavaScript has run in its process before the session, as in a fresh page: building the
 // cases there first (bench/models.mjs) had warmed V8's for-of loops and hid their cold cost.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ const CASES = ['tiny', 'embedding-init'];
 
 const ARRAYS = { float32: Float32Array, int64: BigInt64Array, int32: Int32Array, uint8: Uint8Array };
 
-// A case as the parent wrote it: { bytes, feeds: { name: { type, data, dims } } }.
+// A case as the parent wrote it (writeCaseFiles): { bytes, feeds: { name: { type, data, dims } } }.
 function readCase(dir) {
   const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
   const feeds = {};
@@ -69,16 +69,13 @@ if (process.argv[2] === '--child') {   // --child <engine> <case folder>
 }
 
 export async function coldRuns() {
-  const { benchCases } = await import('./models.mjs');
+  const { benchCases, writeCaseFiles } = await import('./models.mjs');
   const root = mkdtempSync(join(tmpdir(), 'onnx-wasm-cold-'));
+  const cases = benchCases({ small: true });
   const rows = [];
   for (const id of CASES) {
-    const c = benchCases({ small: true }).find((x) => x.id === id);
     const dir = join(root, id);
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'model.onnx'), c.bytes);
-    for (const [name, f] of Object.entries(c.feeds)) writeFileSync(join(dir, `${name}.bin`), new Uint8Array(f.data.buffer, f.data.byteOffset, f.data.byteLength));
-    writeFileSync(join(dir, 'meta.json'), JSON.stringify({ feeds: Object.entries(c.feeds).map(([name, f]) => ({ name, type: f.type, dims: f.dims })) }));
+    writeCaseFiles(dir, cases.find((x) => x.id === id));
     for (const engine of ENGINES) {
       const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', engine, dir], { encoding: 'utf8', timeout: 120000 });
       const x = JSON.parse(r.stdout.trim().split('\n').at(-1) || '{}');

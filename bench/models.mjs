@@ -1,5 +1,7 @@
 // The benchmark cases as ONNX models, built with onnx-buf, plus their inputs. The same model
 // bytes and the same input values go to onnx-wasm, onnxruntime-web and onnxruntime-node.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
   ModelProtoSchema, GraphProtoSchema, NodeProtoSchema, AttributeProtoSchema, ValueInfoProtoSchema,
@@ -104,4 +106,14 @@ export function benchCases({ small = false } = {}) {
     feeds: { data: { type: 'float32', data: fill('float32', prod(fdims), 5), dims: fdims } }, movedBytes: 0,
   });
   return cases;
+}
+
+// A case as files in `dir` (made if missing), for a reader that must not build the cases itself
+// (a browser page: bench/browser-cases.mjs; a fresh child process: bench/cold-runs.mjs):
+// model.onnx, one <feed>.bin of raw little-endian data per feed, and meta.json listing the feeds.
+export function writeCaseFiles(dir, c) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'model.onnx'), c.bytes);
+  for (const [name, f] of Object.entries(c.feeds)) writeFileSync(join(dir, `${name}.bin`), new Uint8Array(f.data.buffer, f.data.byteOffset, f.data.byteLength));
+  writeFileSync(join(dir, 'meta.json'), JSON.stringify({ feeds: Object.entries(c.feeds).map(([name, f]) => ({ name, type: f.type, dims: f.dims })) }));
 }
