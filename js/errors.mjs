@@ -11,6 +11,6 @@ export function errorFromStatus({ code, message }) {
   return new Cls(message);
 }
 
-export function invalidArgument(message) {
-  return new ERROR_CLASSES.ERR_INVALID_ARGUMENT(message);
+export function invalidArgument(message, options) {
+  return new ERROR_CLASSES.ERR_INVALID_ARGUMENT(message, options);
 }

@@ -31,6 +31,11 @@ export interface InitOptions {
   wasmUrl?: string | URL;
   /** The bytes of the .wasm of the chosen build. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * The .wasm of the chosen build, compiled by the caller, or a promise of it: for instance
+   * `WebAssembly.compileStreaming(fetch(url))` started by an inline script in the page's head.
+   */
+  wasmModule?: WebAssembly.Module | Promise<WebAssembly.Module>;
 }
 
 export interface RuntimeInfo {

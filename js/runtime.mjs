@@ -31,14 +31,38 @@ const builtin = {
 
 // A build whose glue a one-file browser entry (js/web.mjs, js/web-threads.mjs) carries, with its
 // .wasm fetched and compiled from the moment the entry was imported: { name, factory, wasmUrl,
-// compiled: Promise<{ module, streamed }> }.
+// compiled: Promise<{ module, streamed }> or null }.
 let prefetched = null;
 
 // Called by a browser entry when it is evaluated. `threads` false: the entry is one-thread, and
-// init() keeps to one thread unless told otherwise.
+// init() keeps to one thread unless told otherwise. The fetch starts one microtask later unless
+// init() has been called by then: a page that calls init() right after the import (perhaps with
+// its own { wasmModule }) does not fetch the .wasm twice.
 export function prefetchBuild(name, factory, wasmUrl, { threads }) {
-  prefetched = { name, factory, wasmUrl, threads, compiled: isNode ? null : compileFromUrl(wasmUrl) };
-  prefetched.compiled?.catch(() => {});   // reported by init(), if it uses this build
+  prefetched = { name, factory, wasmUrl, threads, compiled: null };
+  if (isNode) return;
+  queueMicrotask(() => {
+    if (modulePromise) return;
+    prefetched.compiled = compileFromUrl(wasmUrl);
+    prefetched.compiled.catch(() => {});   // reported by init(), if it uses this build
+  });
+}
+
+// The module passed as init({ wasmModule }) (or what its promise resolved to), checked against
+// the build init() chose: the threads build imports its (shared) memory, the others do not.
+async function callerModule(wasmModule, build) {
+  let module;
+  try {
+    module = await wasmModule;
+  } catch (e) {
+    throw invalidArgument(`init({ wasmModule }): the promise passed was rejected: ${e?.message ?? e}`, { cause: e });
+  }
+  if (!(module instanceof WebAssembly.Module))
+    throw invalidArgument(`init({ wasmModule }): expected a WebAssembly.Module or a promise of one, got ${module?.constructor?.name ?? typeof module}`);
+  const importsMemory = WebAssembly.Module.imports(module).some((i) => i.kind === 'memory');
+  if (importsMemory !== build.threads)
+    throw invalidArgument(`init({ wasmModule }): the module passed is ${importsMemory ? 'the threads build (onnx-wasm-threads.wasm)' : 'a one-thread build'}, but init() chose ${build.name} (${build.reason})`);
+  return module;
 }
 
 // The build to load and a sentence saying why.
@@ -112,7 +136,18 @@ async function loadModule(options) {
     moduleArgs.locateFile = (path) => workerScriptUrl(distUrl(`threads/${path}`, options).href);
   }
   let loadedFrom;
-  if (options.wasmBinary) {
+  if (options.wasmModule) {
+    if (options.wasmBinary || options.wasmUrl) throw invalidArgument('init(): pass one of wasmModule, wasmBinary and wasmUrl, not several');
+    // Compiled by the caller, perhaps by an inline script in the page's head that started before
+    // the entry had even arrived (README, "First result").
+    loadedFrom = 'WebAssembly.Module passed by the caller';
+    moduleArgs.instantiateWasm = (imports, receive) => {
+      callerModule(options.wasmModule, build).then(async (module) => {
+        receive(await WebAssembly.instantiate(module, imports), module);
+      }).catch((e) => rejectLoad(e));
+      return {};
+    };
+  } else if (options.wasmBinary) {
     moduleArgs.wasmBinary = options.wasmBinary;
     loadedFrom = 'bytes passed by the caller';
   } else if (isNode) {
@@ -182,8 +217,9 @@ async function compileFromUrl(url) {
 
 // Loads the module; every later call returns the same promise. Options: { threads: false }
 // keeps to one thread; { simd: false } forces the non-SIMD build; { wasmPaths } is the URL prefix
-// under which the files of dist/ are served; { wasmUrl } or { wasmBinary } give the .wasm to use
-// (it must match the chosen build). Resolves to the runtime info.
+// under which the files of dist/ are served; { wasmUrl }, { wasmBinary } or { wasmModule } (a
+// compiled WebAssembly.Module or a promise of one) give the .wasm to use (it must match the
+// chosen build). Resolves to the runtime info.
 export function init(options = {}) {
   if (!modulePromise) {
     modulePromise = loadModule(options).then(

@@ -18,13 +18,13 @@ mkdirSync(artifacts, { recursive: true });
 // in the background, which on this 2-core machine competes with the page under test: an empty
 // page ran its script 88 ms after navigation with it and 56 ms without (medians of 21 pages, two
 // runs minutes apart).
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic',
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup'];
+
 export function launchChromium() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-quic',
-      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 // A page's console errors and uncaught exceptions, collected for asserts.
@@ -39,12 +39,20 @@ const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.
   '.cjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.css': 'text/css' };
 
 // Serves `root` on 127.0.0.1 (a free port). isolated: COOP/COEP headers, so the page may use
-// SharedArrayBuffer and the threads build.
-export async function serveDir(root, { isolated = false } = {}) {
+// SharedArrayBuffer and the threads build. `requests`: an array to which each request's path is
+// pushed, for tests that count what a page fetched. `onPost(path, body)`: called with each POST
+// request's path and text body (answered 204), for pages that report a result.
+export async function serveDir(root, { isolated = false, requests = null, onPost = null } = {}) {
   const headers = isolated
     ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {};
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    requests?.push(path);
+    if (req.method === 'POST' && onPost) {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d) => { body += d; }).on('end', () => { res.writeHead(204, headers).end(); onPost(path, body); });
+      return;
+    }
     const full = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
     if (!full.startsWith(root + sep)) { res.writeHead(403).end(); return; }
     try {
