@@ -3,8 +3,11 @@
 //    a slow moment of this shared machine falls on all of them) timed from navigation start to the
 //    first Gather result: an empty page (an inline module script, and one module file), the
 //    one-file entries 'onnx-wasm/web' (plain page) and 'onnx-wasm/web-threads' (cross-origin
-//    isolated), each with and without the documented preload pair, the multi-file js/index.mjs,
-//    and onnxruntime-web.
+//    isolated), each alone, with the preload pair and with the README's head snippet (the pair
+//    and an inline script compiling the .wasm, passed as init({ wasmModule })), the multi-file
+//    js/index.mjs, and onnxruntime-web. Each page is timed twice per round: in a Chromium without
+//    DevTools instrumentation on the page (bench/chromium-bare.mjs; what a user's browser does)
+//    and through playwright (which enables DevTools domains on every page).
 // 2. The side-by-side table of bench/models.mjs's cases, onnx-wasm against onnxruntime-web (wasm,
 //    1 thread) in one page (bench/browser-page.mjs), outputs compared byte for byte.
 // 3. Cold runs of the tiny case in a fresh (cross-origin isolated: finer timer) page per engine,
@@ -15,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, serveDir } from '../tests/browser/support.mjs';
+import { launchBareChromium } from './chromium-bare.mjs';
 import { benchCases, writeCaseFiles } from './models.mjs';
 import { median } from './timing.mjs';
 
@@ -35,16 +39,21 @@ writeFileSync(join(dir, 'bench.html'), html('<script type="module" src="bench/br
 writeFileSync(join(dir, 'cold.html'), html('<script type="module" src="bench/browser-cold.mjs"></script>'));
 
 // First-result pages: the tiny Gather through runNode (as bench/first-result.mjs does in Node), or
-// through a session of the tiny model for onnxruntime-web and onnx-wasm's session path.
-const done = 'document.body.dataset.t = String(performance.now());';
+// through a session of the tiny model for onnxruntime-web and onnx-wasm's session path. The time
+// lands in document.body.dataset.t (read by playwright) and is POSTed to the server (the bare
+// Chromium), after it was taken.
+const done = "{ const t = String(performance.now()); document.body.dataset.t = t; fetch('/first-result', { method: 'POST', body: t }); }";
 const gather = `const [g] = runNode({ opType: 'Gather', attributes: { axis: 0 } }, [new Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]), new Tensor('int64', [2n, 0n], [2])], { opset: 13 });
 if (g.data[0] !== 5) throw new Error('wrong result');`;
-const viaRunNode = (entry, head = '') => html(`${head}<script type="module">
+const viaRunNode = (entry, head = '', initOptions = '') => html(`${head}<script type="module">
 import { init, runNode, Tensor } from '${entry}';
-await init();
+await init(${initOptions});
 ${gather}
 ${done}
 </script>`);
+// The README's head snippet ("First result").
+const headSnippet = (entry, wasm) => `<link rel="modulepreload" href="${entry}"><link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin>
+<script>const onnxWasmModule = WebAssembly.compileStreaming(fetch('${wasm}'));</script>`;
 const pages = {
   empty: html(`<script type="module">${done}</script>`),
   'empty module file': html('<script type="module" src="empty.mjs"></script>'),
@@ -52,6 +61,8 @@ const pages = {
   'web+preload': viaRunNode('./dist/onnx-wasm.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm.web.mjs"><link rel="preload" href="./dist/onnx-wasm.wasm" as="fetch" type="application/wasm" crossorigin>'),
   'web-threads': viaRunNode('./dist/onnx-wasm-threads.web.mjs'),
   'web-threads+preload': viaRunNode('./dist/onnx-wasm-threads.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm-threads.web.mjs"><link rel="preload" href="./dist/threads/onnx-wasm-threads.wasm" as="fetch" type="application/wasm" crossorigin>'),
+  'web+snippet': viaRunNode('./dist/onnx-wasm.web.mjs', `${headSnippet('./dist/onnx-wasm.web.mjs', './dist/onnx-wasm.wasm')}`, '{ wasmModule: onnxWasmModule }'),
+  'web-threads+snippet': viaRunNode('./dist/onnx-wasm-threads.web.mjs', `${headSnippet('./dist/onnx-wasm-threads.web.mjs', './dist/threads/onnx-wasm-threads.wasm')}`, '{ wasmModule: onnxWasmModule }'),
   'js/index.mjs': viaRunNode('./js/index.mjs'),
   'web session': html(`<script type="module">
 import { InferenceSession, Tensor } from './dist/onnx-wasm.web.mjs';
@@ -71,9 +82,13 @@ ${done}
 writeFileSync(join(dir, 'empty.mjs'), done);
 for (const [name, body] of Object.entries(pages)) writeFileSync(join(dir, `first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`), body);
 
-const plain = await serveDir(dir);
-const isolated = await serveDir(dir, { isolated: true });
+// The bare Chromium's pages report here (one page at a time).
+let reported = null;
+const onPost = (path, body) => { if (path === '/first-result') reported?.(Number(body)); };
+const plain = await serveDir(dir, { onPost });
+const isolated = await serveDir(dir, { isolated: true, onPost });
 const browser = await launchChromium();
+const bare = await launchBareChromium();
 const results = { chromium: browser.version(), quick };
 
 async function fresh(url, fn) {
@@ -91,28 +106,38 @@ async function fresh(url, fn) {
 
 try {
   // 1. First result.
-  const firstPages = [['empty', plain], ['empty module file', plain], ['web', plain], ['web+preload', plain], ['web session', plain], ['js/index.mjs', plain], ['onnxruntime-web', plain], ['empty', isolated], ['empty module file', isolated], ['web-threads', isolated], ['web-threads+preload', isolated]];
-  const times = firstPages.map(() => []);
+  const firstPages = [['empty', plain], ['empty module file', plain], ['web', plain], ['web+preload', plain], ['web+snippet', plain], ['web session', plain], ['js/index.mjs', plain], ['onnxruntime-web', plain],
+    ['empty', isolated], ['empty module file', isolated], ['web-threads', isolated], ['web-threads+preload', isolated], ['web-threads+snippet', isolated]];
+  const harnesses = {
+    bare: (url) => bare.open(url, new Promise((ok) => { reported = ok; })),
+    playwright: (url, name) => fresh(url, async (page, errors) => {
+      await page.waitForFunction(() => document.body?.dataset.t, null, { timeout: 30000 });
+      if (errors.length) throw new Error(`${name}: ${errors.join('; ')}`);
+      return Number(await page.evaluate(() => document.body.dataset.t));
+    }),
+  };
+  const times = Object.fromEntries(Object.keys(harnesses).map((h) => [h, firstPages.map(() => [])]));
   for (let k = 0; k < (quick ? 5 : 15); ++k) {
     for (const [i, [name, server]] of firstPages.entries()) {
-      times[i].push(await fresh(`${server.url}first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`, async (page, errors) => {
-        await page.waitForFunction(() => document.body?.dataset.t, null, { timeout: 30000 });
-        if (errors.length) throw new Error(`${name}: ${errors.join('; ')}`);
-        return Number(await page.evaluate(() => document.body.dataset.t));
-      }));
+      for (const [h, open] of Object.entries(harnesses)) times[h][i].push(await open(`${server.url}first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`, name));
     }
   }
-  const first = firstPages.map(([name, server], i) => ({ page: name, isolated: server === isolated, ms: median(times[i]) }));
-  const emptyOf = (page, iso) => first.find((r) => r.page === page && r.isolated === iso).ms;
-  for (const r of first) {
-    r.beyondEmpty = r.ms - emptyOf('empty', r.isolated);
-    r.beyondEmptyFile = r.ms - emptyOf('empty module file', r.isolated);
+  const first = firstPages.map(([name, server], i) => ({ page: name, isolated: server === isolated,
+    ...Object.fromEntries(Object.keys(harnesses).map((h) => [h, { ms: median(times[h][i]) }])) }));
+  for (const h of Object.keys(harnesses)) {
+    const emptyOf = (page, iso) => first.find((r) => r.page === page && r.isolated === iso)[h].ms;
+    for (const r of first) {
+      r[h].beyondEmpty = r[h].ms - emptyOf('empty', r.isolated);
+      r[h].beyondEmptyFile = r[h].ms - emptyOf('empty module file', r.isolated);
+    }
   }
-  results.firstResult = first;
-  console.log(`\nFirst result in a fresh page (Chromium ${results.chromium}, localhost; median of ${times[0].length}, ms from navigation start)`);
-  console.table(first.map((r) => ({ page: r.page, 'cross-origin isolated': r.isolated ? 'yes' : 'no', ms: r.ms.toFixed(1),
-    'beyond the empty page': r.page === 'empty' ? '' : r.beyondEmpty.toFixed(1),
-    'beyond the empty module file': r.page.startsWith('empty') ? '' : r.beyondEmptyFile.toFixed(1) })));
+  results.firstResult = { bareChromium: bare.version, rounds: times.bare[0].length, pages: first };
+  console.log(`\nFirst result in a fresh page (${bare.version}, localhost; median of ${times.bare[0].length}, ms from navigation start): without DevTools instrumentation | through playwright`);
+  const cells = (x, r) => [x.ms.toFixed(1), r.page === 'empty' ? '' : x.beyondEmpty.toFixed(1), r.page.startsWith('empty') ? '' : x.beyondEmptyFile.toFixed(1)];
+  console.table(first.map((r) => {
+    const [ms, be, bf] = cells(r.bare, r), [pms, pbe, pbf] = cells(r.playwright, r);
+    return { page: r.page, isolated: r.isolated ? 'yes' : 'no', ms, 'beyond empty': be, 'beyond empty file': bf, '| playwright ms': pms, 'beyond empty ': pbe, 'beyond empty file ': pbf };
+  }));
 
   // 2. Side by side, one page.
   const table = await fresh(`${plain.url}bench.html`, async (page) => {
@@ -144,6 +169,7 @@ try {
   console.table(cold.map((r) => ({ engine: r.engine, 'run 1 µs': r.firstUs.toFixed(0), 'runs 2-50 median µs': r.coldUs.toFixed(1), 'runs 2-50 mean µs': r.meanUs.toFixed(1), 'steady µs': r.steadyUs.toFixed(2), 'cold median / steady': `${(r.coldUs / r.steadyUs).toFixed(1)}x` })));
 } finally {
   await browser.close();
+  await bare.close();
   await plain.close();
   await isolated.close();
   rmSync(dir, { recursive: true, force: true });
