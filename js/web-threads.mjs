@@ -1,6 +1,7 @@
 // Browser entry of the threads build (SIMD + workers), bundled with its Emscripten glue into one
 // file, dist/onnx-wasm-threads.web.mjs (scripts/build.sh), exported as 'onnx-wasm/web-threads'.
-// Its .wasm is fetched and compiled (streaming) as soon as this module is evaluated. The workers
+// Its .wasm is fetched and compiled (streaming) from the first microtask after this module is
+// evaluated, unless init() has been called by then (as js/web.mjs). The workers
 // still load the classic-script glue from dist/threads/. In a page that is not cross-origin
 // isolated, init() loads the one-thread build instead (its glue and .wasm from dist/).
 import createOnnxWasmModule from '../dist/threads/onnx-wasm-threads.mjs';
