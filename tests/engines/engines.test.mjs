@@ -97,6 +97,16 @@ before(() => {
   writeFileSync(join(app, 'index.html'), `<!doctype html><meta charset="utf-8"><title>onnx-wasm engine suite</title><link rel="icon" href="data:,">
 <script type="importmap">${JSON.stringify({ imports: { 'onnx-wasm': `./${browserEntry}` } })}</script>
 <script type="module" src="./run-page.mjs"></script><body></body>`);
+  // The README's head snippet with the one-file entries of the tarball: snippet.html (one thread,
+  // for the plain page) and snippet-threads.html (for the cross-origin isolated page).
+  for (const [file, entry, wasm] of [['snippet.html', 'onnx-wasm.web.mjs', 'onnx-wasm.wasm'], ['snippet-threads.html', 'onnx-wasm-threads.web.mjs', 'threads/onnx-wasm-threads.wasm']]) {
+    const dist = './node_modules/onnx-wasm/dist/';
+    writeFileSync(join(app, file), `<!doctype html><html data-snippet="1"><meta charset="utf-8"><title>onnx-wasm engine suite, head snippet</title><link rel="icon" href="data:,">
+<script type="importmap">${JSON.stringify({ imports: { 'onnx-wasm': `${dist}${entry}` } })}</script>
+<link rel="modulepreload" href="${dist}${entry}"><link rel="preload" href="${dist}${wasm}" as="fetch" type="application/wasm" crossorigin>
+<script>const onnxWasmModule = WebAssembly.compileStreaming(fetch('${dist}${wasm}'));</script>
+<script type="module" src="./run-page.mjs"></script><body></body>`);
+  }
 });
 after(() => {
   console.log(`engine versions used: ${JSON.stringify(versions)}`);
@@ -214,6 +224,16 @@ for (const spec of browsers) {
         const { result, problems } = await runPage(browser, servers[isolated].url);
         assert.equal(result.crossOriginIsolated, isolated, 'crossOriginIsolated');
         assertResult(t, result, { module, reasonPattern: isolated ? /cross-origin isolated/ : /not cross-origin isolated/ });
+        assert.deepEqual(problems, [], 'page errors');
+      });
+      test(`head snippet, ${isolated ? 'cross-origin isolated' : 'plain page'}: init({ wasmModule }) with the one-file entry, ${module}`, { timeout: 90000 }, async (t) => {
+        if (skip) { t.skip(skip); return; }
+        // (the threads snippet compiles the threads build: only where init() will choose it)
+        const page = isolated && module === 'onnx-wasm-threads' ? 'snippet-threads.html' : 'snippet.html';
+        const { result, problems } = await runPage(browser, `${servers[isolated].url}${page}`);
+        assert.equal(result.crossOriginIsolated, isolated, 'crossOriginIsolated');
+        assert.equal(result.loadedFrom, 'WebAssembly.Module passed by the caller');
+        assertResult(t, result, { module, reasonPattern: isolated ? /cross-origin isolated/ : /one thread/ });
         assert.deepEqual(problems, [], 'page errors');
       });
     }

@@ -75,7 +75,7 @@ const gather = (data, indices, axis, opset = 13) => runNode({ opType: 'Gather', 
 let owned = [];
 const own = (t) => { owned.push(t); return t; };
 
-export async function runSuite({ model, weights, modelPath } = {}) {
+export async function runSuite({ model, weights, modelPath, initOptions } = {}) {
   const checks = [];
   async function check(name, fn) {
     try {
@@ -89,7 +89,7 @@ export async function runSuite({ model, weights, modelPath } = {}) {
     }
   }
 
-  const info = await init();
+  const info = await init(initOptions);
   // The threads build loads its workers after init() resolves: wait for them (10 s at most).
   const t0 = Date.now();
   while (info.threads > 1 && !runtime().threadsActive && Date.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 20));
