@@ -67,12 +67,14 @@ async function callerModule(wasmModule, build) {
 
 // The build to load and a sentence saying why.
 async function chooseBuild(options) {
-  if (prefetched && !prefetched.threads && options.threads === undefined) options = { ...options, threads: false };
+  // The one-thread entry (onnx-wasm/web) keeps to one thread unless told otherwise.
+  const entryKeepsOne = prefetched && !prefetched.threads && options.threads === undefined;
   if (options.simd === false) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'SIMD disabled by the caller (init({ simd: false }))' };
   const supported = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
   if (!supported) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'this engine does not support wasm SIMD' };
   const single = (why) => ({ name: 'onnx-wasm', simd: true, threads: false, reason: `wasm SIMD is supported; one thread: ${why}` });
   if (options.threads === false) return single('threads disabled by the caller (init({ threads: false }))');
+  if (entryKeepsOne) return single('the onnx-wasm/web entry keeps to one thread (onnx-wasm/web-threads runs the threads build)');
   if (!isNode && !globalThis.crossOriginIsolated) return single('the page is not cross-origin isolated (COOP/COEP headers)');
   if (typeof SharedArrayBuffer !== 'function') return single('SharedArrayBuffer is not available');
   const os = isNode ? await builtin.os() : null;

@@ -25,7 +25,7 @@ try {
   const [g] = runNode({ opType: 'Gather', attributes: { axis: 0 } }, [new Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]), new Tensor('int64', [2n, -3n], [2])], { opset: 13 });
   const requested = performance.getEntriesByType('resource').map((e) => e.name.split('/').slice(-2).join('/'));
   for (let i = 0; i < 200 && info.threads > 1 && !runtime().threadsActive; ++i) await new Promise((r) => setTimeout(r, 50));
-  document.body.dataset.result = JSON.stringify({ gather: Array.from(g.data), module: info.module, loadedFrom: info.loadedFrom, requested, threadsActive: runtime().threadsActive });
+  document.body.dataset.result = JSON.stringify({ gather: Array.from(g.data), module: info.module, reason: info.reason, loadedFrom: info.loadedFrom, requested, threadsActive: runtime().threadsActive });
 } catch (e) {
   document.body.dataset.result = JSON.stringify({ error: String(e?.stack ?? e) });
 }
@@ -100,9 +100,10 @@ test('onnx-wasm/web-threads with the head snippet, cross-origin isolated: the th
   assert.equal(r.threadsActive, true);
 });
 
-test('onnx-wasm/web keeps to one thread in a cross-origin isolated page', async () => {
+test('onnx-wasm/web keeps to one thread in a cross-origin isolated page, and says why', async () => {
   const r = await open(`${isolated.url}web.html`);
   assert.equal(r.module, 'onnx-wasm');
+  assert.equal(r.reason, 'wasm SIMD is supported; one thread: the onnx-wasm/web entry keeps to one thread (onnx-wasm/web-threads runs the threads build)');
   assert.deepEqual(r.requested, ['dist/onnx-wasm.web.mjs', 'dist/onnx-wasm.wasm']);
 });
 
