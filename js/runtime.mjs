@@ -2,10 +2,11 @@
 // onnx-wasm-nosimd (for engines without SIMD) and threads/onnx-wasm-threads (SIMD + pthreads,
 // which splits large gathers across workers). The choice is made at load time and reported.
 // In Node the bytes are read with fs (Emscripten 3.1.6's glue would call fetch() on a file
-// path); in browsers the .wasm next to dist/ is compiled while it streams (compileStreaming) when the server
-// sends application/wasm, else fetched whole. Callers may pass their own `wasmUrl` or `wasmBinary`.
-// The one-file browser entries (js/web.mjs, js/web-threads.mjs) carry their build's glue and
-// start fetching and compiling its .wasm when imported (prefetchBuild); init() then uses both.
+// path); in browsers the .wasm next to dist/ is compiled while it streams (compileStreaming) when
+// the server sends application/wasm, else fetched whole. Callers may pass their own `wasmUrl`,
+// `wasmBinary` or compiled `wasmModule`. The one-file browser entries (js/web.mjs,
+// js/web-threads.mjs) carry their build's glue and start fetching and compiling its .wasm right
+// after they are imported, unless init() came first (prefetchBuild); init() then uses both.
 import { invalidArgument } from './errors.mjs';
 import { text } from './wire.mjs';
 
@@ -30,8 +31,8 @@ const builtin = {
 };
 
 // A build whose glue a one-file browser entry (js/web.mjs, js/web-threads.mjs) carries, with its
-// .wasm fetched and compiled from the moment the entry was imported: { name, factory, wasmUrl,
-// compiled: Promise<{ module, streamed }> or null }.
+// .wasm fetched and compiled from right after the entry was imported: { name, factory, wasmUrl,
+// compiled: Promise<{ module, streamed }>, or null if init() was called before that started }.
 let prefetched = null;
 
 // Called by a browser entry when it is evaluated. `threads` false: the entry is one-thread, and
