@@ -138,18 +138,21 @@ async function loadModule(options) {
     moduleArgs.mainScriptUrlOrBlob = distUrl('threads/onnx-wasm-threads.js', options).href;
     moduleArgs.locateFile = (path) => workerScriptUrl(distUrl(`threads/${path}`, options).href);
   }
+  // Asked by the glue: instantiate the module that compiled() resolves to, once it does; a failure
+  // rejects init() (the glue itself would wait forever).
+  let rejectLoad;
+  const failed = new Promise((_, reject) => { rejectLoad = reject; });
+  const instantiateLater = (compiled) => (imports, receive) => {
+    compiled().then(async (module) => receive(await WebAssembly.instantiate(module, imports), module)).catch(rejectLoad);
+    return {};
+  };
   let loadedFrom;
   if (options.wasmModule) {
     if (options.wasmBinary || options.wasmUrl) throw invalidArgument('init(): pass one of wasmModule, wasmBinary and wasmUrl, not several');
     // Compiled by the caller, perhaps by an inline script in the page's head that started before
     // the entry had even arrived (README, "First result").
     loadedFrom = 'WebAssembly.Module passed by the caller';
-    moduleArgs.instantiateWasm = (imports, receive) => {
-      callerModule(options.wasmModule, build).then(async (module) => {
-        receive(await WebAssembly.instantiate(module, imports), module);
-      }).catch((e) => rejectLoad(e));
-      return {};
-    };
+    moduleArgs.instantiateWasm = instantiateLater(() => callerModule(options.wasmModule, build));
   } else if (options.wasmBinary) {
     moduleArgs.wasmBinary = options.wasmBinary;
     loadedFrom = 'bytes passed by the caller';
@@ -167,19 +170,15 @@ async function loadModule(options) {
     loadedFrom = wasmUrl.href;
   } else {
     // The module compiled (while it streams in, where the server allows) and then instantiated;
-    // a one-file entry started fetching and compiling it when it was imported.
+    // a one-file entry started fetching and compiling it right after it was imported, unless
+    // init() came first.
     const early = prefetched?.compiled && prefetched.name === build.name && !options.wasmUrl && !options.wasmPaths ? prefetched : null;
     loadedFrom = (early ? early.wasmUrl : wasmUrl).href;
-    moduleArgs.instantiateWasm = (imports, receive) => {
-      (early ? early.compiled : compileFromUrl(wasmUrl)).then(async ({ module, streamed }) => {
-        loadedFrom += streamed ? ` (streamed${early ? ', fetched at import' : ''})` : early ? ' (fetched at import)' : ' (fetched)';
-        receive(await WebAssembly.instantiate(module, imports), module);
-      }).catch((e) => rejectLoad(e));
-      return {};
-    };
+    moduleArgs.instantiateWasm = instantiateLater(() => (early ? early.compiled : compileFromUrl(wasmUrl)).then(({ module, streamed }) => {
+      loadedFrom += streamed ? ` (streamed${early ? ', fetched at import' : ''})` : early ? ' (fetched at import)' : ' (fetched)';
+      return module;
+    }));
   }
-  let rejectLoad;
-  const failed = new Promise((_, reject) => { rejectLoad = reject; });
   const factory = prefetched?.name === build.name && !isNode ? prefetched.factory : isNode ? await nodeFactory(build) : await browserFactory(build);
   const m = await Promise.race([factory(moduleArgs), failed]);
   if (build.threads) startWorkers(m);
