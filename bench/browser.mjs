@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveDir } from '../tests/browser/support.mjs';
+import { headSnippet, launchChromium, preloadPair, serveDir } from '../tests/browser/support.mjs';
 import { launchBareChromium } from './chromium-bare.mjs';
 import { benchCases, writeCaseFiles } from './models.mjs';
 import { median } from './timing.mjs';
@@ -51,18 +51,15 @@ await init(${initOptions});
 ${gather}
 ${done}
 </script>`);
-// The README's head snippet ("First result").
-const headSnippet = (entry, wasm) => `<link rel="modulepreload" href="${entry}"><link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin>
-<script>const onnxWasmModule = WebAssembly.compileStreaming(fetch('${wasm}'));</script>`;
 const pages = {
   empty: html(`<script type="module">${done}</script>`),
   'empty module file': html('<script type="module" src="empty.mjs"></script>'),
   web: viaRunNode('./dist/onnx-wasm.web.mjs'),
-  'web+preload': viaRunNode('./dist/onnx-wasm.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm.web.mjs"><link rel="preload" href="./dist/onnx-wasm.wasm" as="fetch" type="application/wasm" crossorigin>'),
+  'web+preload': viaRunNode('./dist/onnx-wasm.web.mjs', preloadPair('./dist/onnx-wasm.web.mjs', './dist/onnx-wasm.wasm')),
   'web-threads': viaRunNode('./dist/onnx-wasm-threads.web.mjs'),
-  'web-threads+preload': viaRunNode('./dist/onnx-wasm-threads.web.mjs', '<link rel="modulepreload" href="./dist/onnx-wasm-threads.web.mjs"><link rel="preload" href="./dist/threads/onnx-wasm-threads.wasm" as="fetch" type="application/wasm" crossorigin>'),
-  'web+snippet': viaRunNode('./dist/onnx-wasm.web.mjs', `${headSnippet('./dist/onnx-wasm.web.mjs', './dist/onnx-wasm.wasm')}`, '{ wasmModule: onnxWasmModule }'),
-  'web-threads+snippet': viaRunNode('./dist/onnx-wasm-threads.web.mjs', `${headSnippet('./dist/onnx-wasm-threads.web.mjs', './dist/threads/onnx-wasm-threads.wasm')}`, '{ wasmModule: onnxWasmModule }'),
+  'web-threads+preload': viaRunNode('./dist/onnx-wasm-threads.web.mjs', preloadPair('./dist/onnx-wasm-threads.web.mjs', './dist/threads/onnx-wasm-threads.wasm')),
+  'web+snippet': viaRunNode('./dist/onnx-wasm.web.mjs', headSnippet('./dist/onnx-wasm.web.mjs', './dist/onnx-wasm.wasm'), '{ wasmModule: onnxWasmModule }'),
+  'web-threads+snippet': viaRunNode('./dist/onnx-wasm-threads.web.mjs', headSnippet('./dist/onnx-wasm-threads.web.mjs', './dist/threads/onnx-wasm-threads.wasm'), '{ wasmModule: onnxWasmModule }'),
   'js/index.mjs': viaRunNode('./js/index.mjs'),
   'web session': html(`<script type="module">
 import { InferenceSession, Tensor } from './dist/onnx-wasm.web.mjs';

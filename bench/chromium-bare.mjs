@@ -6,7 +6,7 @@
 // with --remote-debugging-pipe; each page gets a fresh browser context and a blank tab, and the
 // one command sent to that tab is Page.navigate (after 300 ms, so that its renderer process has
 // started, as playwright's newPage() waits for). No domain is enabled. The page reports its result
-// by POSTing it to the server, which passes it to result(path, body).
+// by POSTing it to the server (serveDir's onPost), whose handler resolves the promise open() awaits.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -27,6 +27,14 @@ export function launchChromium() {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
+// The README's "First result" head markup for a one-file entry and its .wasm (URLs as the page
+// sees them): the preload pair, and the head snippet (the pair and an inline script compiling
+// the .wasm as `onnxWasmModule`, for init({ wasmModule: onnxWasmModule })). Shared by the browser
+// tests, the engine suite and the benchmark, so that all of them run what the README shows.
+export const preloadPair = (entry, wasm) => `<link rel="modulepreload" href="${entry}"><link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin>`;
+export const headSnippet = (entry, wasm) => `${preloadPair(entry, wasm)}
+<script>const onnxWasmModule = WebAssembly.compileStreaming(fetch('${wasm}'));</script>`;
+
 // A page's console errors and uncaught exceptions, collected for asserts.
 export function watchPage(page) {
   const problems = [];

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchChromium, repo, serveDir, watchPage } from './support.mjs';
+import { headSnippet, launchChromium, repo, serveDir, watchPage } from './support.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'onnx-wasm-web-entry-'));
 let browser, plain, isolated;
@@ -37,10 +37,8 @@ before(async () => {
   writeFileSync(join(tmp, 'web-later.html'), page('./dist/onnx-wasm.web.mjs', { before: 'await new Promise((r) => setTimeout(r, 50));' }));
   writeFileSync(join(tmp, 'web-threads.html'), page('./dist/onnx-wasm-threads.web.mjs', { before: 'await new Promise((r) => setTimeout(r, 50));' }));
   // The README's head snippet, as a page copies it.
-  const snippet = (entry, wasm) => `<link rel="modulepreload" href="${entry}"><link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin>
-<script>const onnxWasmModule = WebAssembly.compileStreaming(fetch('${wasm}'));</script>`;
-  writeFileSync(join(tmp, 'web-snippet.html'), page('./dist/onnx-wasm.web.mjs', { head: snippet('./dist/onnx-wasm.web.mjs', './dist/onnx-wasm.wasm'), options: '{ wasmModule: onnxWasmModule }' }));
-  writeFileSync(join(tmp, 'web-threads-snippet.html'), page('./dist/onnx-wasm-threads.web.mjs', { head: snippet('./dist/onnx-wasm-threads.web.mjs', './dist/threads/onnx-wasm-threads.wasm'), options: '{ wasmModule: onnxWasmModule }' }));
+  writeFileSync(join(tmp, 'web-snippet.html'), page('./dist/onnx-wasm.web.mjs', { head: headSnippet('./dist/onnx-wasm.web.mjs', './dist/onnx-wasm.wasm'), options: '{ wasmModule: onnxWasmModule }' }));
+  writeFileSync(join(tmp, 'web-threads-snippet.html'), page('./dist/onnx-wasm-threads.web.mjs', { head: headSnippet('./dist/onnx-wasm-threads.web.mjs', './dist/threads/onnx-wasm-threads.wasm'), options: '{ wasmModule: onnxWasmModule }' }));
   plain = await serveDir(tmp, { requests: served });
   isolated = await serveDir(tmp, { isolated: true, requests: served });
   browser = await launchChromium();

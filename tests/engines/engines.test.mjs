@@ -21,7 +21,7 @@ import {
   StringStringEntryProtoSchema, TensorProtoSchema,
 } from 'onnx-buf';
 import puppeteer from 'puppeteer-core';
-import { launchChromium, repo, serveDir, watchPage } from '../browser/support.mjs';
+import { headSnippet, launchChromium, repo, serveDir, watchPage } from '../browser/support.mjs';
 import { attribute, rawTensor, valueInfo } from '../support/gen-models.mjs';
 import { LAYOUT } from './model-layout.mjs';
 
@@ -103,8 +103,7 @@ before(() => {
     const dist = './node_modules/onnx-wasm/dist/';
     writeFileSync(join(app, file), `<!doctype html><html data-snippet="1"><meta charset="utf-8"><title>onnx-wasm engine suite, head snippet</title><link rel="icon" href="data:,">
 <script type="importmap">${JSON.stringify({ imports: { 'onnx-wasm': `${dist}${entry}` } })}</script>
-<link rel="modulepreload" href="${dist}${entry}"><link rel="preload" href="${dist}${wasm}" as="fetch" type="application/wasm" crossorigin>
-<script>const onnxWasmModule = WebAssembly.compileStreaming(fetch('${dist}${wasm}'));</script>
+${headSnippet(`${dist}${entry}`, `${dist}${wasm}`)}
 <script type="module" src="./run-page.mjs"></script><body></body>`);
   }
 });
