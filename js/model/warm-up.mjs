@@ -2,13 +2,16 @@
 // Gather(d, i), d a float32 [2, 2] initializer, i an int64 [1] input (ONNX, opset 13; 112 bytes,
 // made with onnx-buf; tests/js/session.test.mjs decodes it). V8 runs a function in its interpreter
 // until it has been called enough; the run path of a session (run, the feed checks, the prepared
-// node, the tensor handles) is shared by every session, so 40 runs here let a user's first runs
+// node, the tensor handles) is shared by every session, so 60 runs here let a user's first runs
 // start on compiled code. Measured on the tiny Gather in Node 20: runs 2 to 50 of a fresh
-// session, median, 5.1 µs against 1.2 µs once warm, before this (bench/cold-runs.mjs).
+// session, median, 5.1 µs against 1.2 µs once warm, before this (bench/cold-runs.mjs). 60, not
+// the 40 of an async run(): once run() settled at once (each run cheaper), V8's batch of baseline
+// (Sparkplug) compilation with it fell on the user's first run after 40, which took 130 to 155 µs
+// against 54 to 77 after 60 (medians of 7 fresh processes).
 export const WARM_UP_MODEL = new Uint8Array([
   8, 8, 58, 102, 10, 30, 10, 1, 100, 10, 1, 105, 18, 1, 111, 34, 6, 71, 97, 116, 104, 101, 114, 42, 11, 10, 4, 97,
   120, 105, 115, 24, 0, 160, 1, 2, 18, 1, 119, 42, 27, 8, 2, 8, 2, 16, 1, 66, 1, 100, 74, 16, 0, 0, 128, 63, 0, 0,
   0, 64, 0, 0, 64, 64, 0, 0, 128, 64, 90, 15, 10, 1, 105, 18, 10, 10, 8, 8, 7, 18, 4, 10, 2, 8, 1, 98, 19, 10, 1, 111,
   18, 14, 10, 12, 8, 1, 18, 8, 10, 2, 8, 1, 10, 2, 8, 2, 66, 4, 10, 0, 16, 13,
 ]);
-export const WARM_UP_RUNS = 40;
+export const WARM_UP_RUNS = 60;
