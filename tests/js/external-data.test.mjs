@@ -1,7 +1,8 @@
 // External data (issue 12): every source form (a file next to the model, a Uint8Array, an
 // ArrayBuffer, a Blob, a file path or a URL in onnxruntime-web's [{ path, data }] form, a model
 // fetched by URL with its data next to it) in each externalDataMode; every element type a Gather
-// table may have, kept in its file or loaded; lazy reads across coalescing and chunk edges;
+// table may have, kept in its file or loaded; lazy reads across coalescing and chunk edges; a kept
+// table read between two other nodes;
 // progress events; the faults (data shorter than declared, a file that shrinks or vanishes under a
 // kept table, an index out of range); tables too large for memory; and a soak of lazy runs with
 // the heap flat. Expected rows come from the table's bytes, not from the runtime.
@@ -351,6 +352,33 @@ describe('faults lose nothing', () => {
     const [lazy, memory] = [messages.slice(0, 3), messages.slice(3)];
     assert.deepEqual(lazy.map((m) => m[2]), memory.map((m) => m[2]));
     assert.match(lazy[0][2], /^Gather-13: index 100 at position 0 is outside \[-100, 99\] for axis 0 of size 100$/);
+  });
+  test('a kept table read between two nodes (Reshape, Gather, Flatten): its rows; a fault in the middle leaves nothing', async () => {
+    const f = folder('between', { dims, between: true });
+    const s = await InferenceSession.create(f.path, { externalDataMode: 'lazy' });
+    for (const indices of [[3, 0, rows - 1, -2], [7]]) {
+      const feed = idx(indices);
+      const { out } = await s.run({ indices: feed });
+      assert.deepEqual(Array.from(out.dims), [1, indices.length * 16]);
+      assert.deepEqual(bytesOf(out), expectedRows(f.table, rows, indices));
+      out.dispose();
+      feed.dispose();
+    }
+    for (const [bad, fault] of [[[1, rows], IndexOutOfRangeError], [[2], ExternalDataError]]) {
+      const feed = idx(bad);
+      if (fault === ExternalDataError) truncateSync(join(f.dir, 'table.bin'), 100);
+      const heap = memoryStats().heapUsed;
+      await assert.rejects(s.run({ indices: feed }), (e) => e instanceof fault, fault.name);
+      assert.equal(memoryStats().heapUsed, heap, `${fault.name}: the Reshape's output and the rows freed, no output`);
+      feed.dispose();
+    }
+    writeFileSync(join(f.dir, 'table.bin'), f.table);
+    const feed = idx([5, 5]);
+    const { out } = await s.run({ indices: feed });
+    assert.deepEqual(bytesOf(out), expectedRows(f.table, rows, [5, 5]), 'working again');
+    out.dispose();
+    feed.dispose();
+    await s.release();
   });
 });
 

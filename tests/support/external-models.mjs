@@ -26,7 +26,10 @@ export function tableBytes(type, dims) {
 // `offset` (length declared unless `length` is null), `indices` an int64 graph input of dims
 // `indexDims` (null: any rank).
 // extra: more nodes reading the table ({ alsoFlatten: true } adds Flatten(table) as output 'flat').
-export function gatherModel({ type = 'float32', dims, location = 'table.bin', offset = 0, length, axis = 0, opset = 13, alsoFlatten = false, indexDims = ['n'] }) {
+// between: the Gather between two nodes: idx = Reshape(indices, [1, -1]), rows = Gather(table,
+// idx), out = Flatten(rows; axis 1), so that out is [1, n * rowSize] (a run reads the table by
+// rows after a node and before another).
+export function gatherModel({ type = 'float32', dims, location = 'table.bin', offset = 0, length, axis = 0, opset = 13, alsoFlatten = false, indexDims = ['n'], between = false }) {
   const bytes = Math.ceil((dims.reduce((a, b) => a * b, 1) * TYPES[type][1]) / 8);
   const entries = [['location', location], ['offset', String(offset)]];
   if (length !== null) entries.push(['length', String(length ?? bytes)]);
@@ -36,12 +39,20 @@ export function gatherModel({ type = 'float32', dims, location = 'table.bin', of
   });
   const nodes = [create(NodeProtoSchema, { opType: 'Gather', name: 'lookup', input: ['table', 'indices'], output: ['out'], attribute: [attribute('axis', axis)] })];
   const outputs = [valueInfo('out', type, null)];
+  const initializers = [table];
+  if (between) {
+    initializers.push(create(TensorProtoSchema, { name: 'shape', dataType: DT.INT64, dims: [2n], int64Data: [1n, -1n] }));
+    nodes.splice(0, 1,
+      create(NodeProtoSchema, { opType: 'Reshape', name: 'before', input: ['indices', 'shape'], output: ['idx'] }),
+      create(NodeProtoSchema, { opType: 'Gather', name: 'lookup', input: ['table', 'idx'], output: ['rows'], attribute: [attribute('axis', axis)] }),
+      create(NodeProtoSchema, { opType: 'Flatten', name: 'after', input: ['rows'], output: ['out'], attribute: [attribute('axis', 1)] }));
+  }
   if (alsoFlatten) {
     nodes.push(create(NodeProtoSchema, { opType: 'Flatten', name: 'flat', input: ['table'], output: ['flat'], attribute: [attribute('axis', 1)] }));
     outputs.push(valueInfo('flat', type, null));
   }
   return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
     irVersion: 8n, opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: BigInt(opset) })],
-    graph: create(GraphProtoSchema, { name: 'g', node: nodes, input: [valueInfo('indices', 'int64', indexDims)], output: outputs, initializer: [table] }),
+    graph: create(GraphProtoSchema, { name: 'g', node: nodes, input: [valueInfo('indices', 'int64', indexDims)], output: outputs, initializer: initializers }),
   }));
 }
