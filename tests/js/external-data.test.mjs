@@ -2,10 +2,10 @@
 // ArrayBuffer, a Blob, a file path or a URL in onnxruntime-web's [{ path, data }] form, a model
 // fetched by URL with its data next to it) in each externalDataMode; every element type a Gather
 // table may have, kept in its file or loaded; lazy reads across coalescing and chunk edges; a kept
-// table read between two other nodes;
-// progress events; the faults (data shorter than declared, a file that shrinks or vanishes under a
-// kept table, an index out of range); tables too large for memory; and a soak of lazy runs with
-// the heap flat. Expected rows come from the table's bytes, not from the runtime.
+// table read between two other nodes; progress events; the faults (data shorter than declared, a
+// file that shrinks or vanishes under a kept table, an index out of range); tables too large for
+// memory; and a soak of lazy runs with the heap flat. Expected rows come from the table's bytes,
+// not from the runtime.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { closeSync, mkdtempSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
