@@ -378,9 +378,9 @@ export class InferenceSession {
         produced.push(out);
         slots[st.out] = out;
       }
-      const result = this.#end(state, fetches);
-      state = null;
-      return Promise.resolve(result);
+      const done = state;
+      state = null;   // #end frees what the run made if it fails
+      return Promise.resolve(this.#end(done, fetches));
     } catch (e) {
       if (state) abandon(state);
       return Promise.reject(e);
