@@ -76,8 +76,9 @@ const { out } = await s.run({ data: new ort.Tensor('float32', new Float32Array(1
 ${done}
 </script>`),
 };
+const pageFile = (name) => `first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`;
 writeFileSync(join(dir, 'empty.mjs'), done);
-for (const [name, body] of Object.entries(pages)) writeFileSync(join(dir, `first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`), body);
+for (const [name, body] of Object.entries(pages)) writeFileSync(join(dir, pageFile(name)), body);
 
 // The bare Chromium's pages report here (one page at a time).
 let reported = null;
@@ -116,16 +117,16 @@ try {
   const times = Object.fromEntries(Object.keys(harnesses).map((h) => [h, firstPages.map(() => [])]));
   for (let k = 0; k < (quick ? 5 : 15); ++k) {
     for (const [i, [name, server]] of firstPages.entries()) {
-      for (const [h, open] of Object.entries(harnesses)) times[h][i].push(await open(`${server.url}first-${name.replace(/[^a-z0-9-]+/gi, '_')}.html`, name));
+      for (const [h, open] of Object.entries(harnesses)) times[h][i].push(await open(`${server.url}${pageFile(name)}`, name));
     }
   }
   const first = firstPages.map(([name, server], i) => ({ page: name, isolated: server === isolated,
     ...Object.fromEntries(Object.keys(harnesses).map((h) => [h, { ms: median(times[h][i]) }])) }));
+  const row = (page, iso) => first.find((r) => r.page === page && r.isolated === iso);
   for (const h of Object.keys(harnesses)) {
-    const emptyOf = (page, iso) => first.find((r) => r.page === page && r.isolated === iso)[h].ms;
     for (const r of first) {
-      r[h].beyondEmpty = r[h].ms - emptyOf('empty', r.isolated);
-      r[h].beyondEmptyFile = r[h].ms - emptyOf('empty module file', r.isolated);
+      r[h].beyondEmpty = r[h].ms - row('empty', r.isolated)[h].ms;
+      r[h].beyondEmptyFile = r[h].ms - row('empty module file', r.isolated)[h].ms;
     }
   }
   results.firstResult = { bareChromium: bare.version, rounds: times.bare[0].length, pages: first };
@@ -139,7 +140,6 @@ try {
   // beyond the empty page, for the one-thread and the threads entry with the README's snippet.
   // Absolute times on this shared machine move 2-3x between hours, so the empty page's own time
   // is printed with it: it says how loaded the machine was.
-  const row = (page, iso) => first.find((r) => r.page === page && r.isolated === iso);
   for (const h of Object.keys(harnesses)) {
     const verdict = (r) => `${r.page} ${r[h].beyondEmpty.toFixed(1)} ms beyond the empty page (${r[h].beyondEmpty <= 40 ? 'holds' : 'misses'}), ${r[h].beyondEmptyFile.toFixed(1)} beyond the empty module file (${r[h].beyondEmptyFile <= 40 ? 'holds' : 'misses'})`;
     console.log(`Target, at most 40 ms beyond the empty page (${h}; empty pages took ${row('empty', false)[h].ms.toFixed(1)} ms plain, ${row('empty', true)[h].ms.toFixed(1)} ms isolated): ${verdict(row('web+snippet', false))}; ${verdict(row('web-threads+snippet', true))}`);
