@@ -319,6 +319,23 @@ uintptr_t tensor_create(int type_id, int rank, int zeroed) {
   return adopt(std::move(t));
 }
 
+// ---- What JS reads of a tensor once, when it wraps its address in a Tensor (ow_tensor_info).
+
+Scratch<double, 64> g_info;
+
+const double* tensor_info(uintptr_t p) {
+  const ow::Tensor& t = T(p)->tensor();
+  double* out = g_info.get(t.dims.size() + 2);
+  if (!out) {
+    fail(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate room for the " + std::to_string(t.dims.size()) + " dims of a tensor"));
+    return nullptr;
+  }
+  out[0] = static_cast<double>(t.type);
+  out[1] = static_cast<double>(t.dims.size());
+  for (size_t i = 0; i < t.dims.size(); ++i) out[i + 2] = static_cast<double>(t.dims[i]);
+  return out;
+}
+
 // The output addresses of the last ow_run_node (an op has at most this many outputs).
 uint32_t g_outputs[8];
 
@@ -522,9 +539,10 @@ EMSCRIPTEN_KEEPALIVE uintptr_t ow_take_remapped() { const uintptr_t r = remapped
 // Room for `rank` dims (doubles) that JS writes before calling ow_tensor_create (null if none).
 EMSCRIPTEN_KEEPALIVE double* ow_dims_buffer(int rank) { return g_dims.get(rank < 0 ? 0 : static_cast<size_t>(rank)); }
 EMSCRIPTEN_KEEPALIVE uintptr_t ow_tensor_create(int type_id, int rank, int zeroed) { return tensor_create(type_id, rank, zeroed); }
-EMSCRIPTEN_KEEPALIVE int ow_tensor_type(uintptr_t p) { return static_cast<int>(T(p)->tensor().type); }
-EMSCRIPTEN_KEEPALIVE int ow_tensor_rank(uintptr_t p) { return static_cast<int>(T(p)->tensor().dims.size()); }
-EMSCRIPTEN_KEEPALIVE double ow_tensor_dim(uintptr_t p, int i) { return static_cast<double>(T(p)->tensor().dims[static_cast<size_t>(i)]); }
+// The type id, rank and dims of a tensor in one call (a new Tensor in JS reads them once): doubles
+// [type id, rank, dims...] at the returned address, valid until the next ow_tensor_info; null if
+// a rank above 62 found no memory (the Status for ow_take_error()).
+EMSCRIPTEN_KEEPALIVE const double* ow_tensor_info(uintptr_t p) { return tensor_info(p); }
 // Address of the first byte in wasm memory (0 for strings); valid while the tensor lives.
 EMSCRIPTEN_KEEPALIVE uintptr_t ow_tensor_data(uintptr_t p) { return addr(T(p)->tensor().buffer->data()); }
 EMSCRIPTEN_KEEPALIVE double ow_tensor_bytes(uintptr_t p) { return static_cast<double>(T(p)->tensor().buffer->bytes()); }

@@ -4,7 +4,7 @@
 // (or when garbage collected); the Tensors that run() returns belong to the caller.
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
-import { getModule } from './runtime.mjs';
+import { getModule, loadedModule } from './runtime.mjs';
 import { Tensor, tensorFromHandle, writeDims } from './tensor.mjs';
 import { nodeRequest, send, takeError } from './wire.mjs';
 
@@ -44,13 +44,14 @@ export class PreparedNode {
     return [tensorFromHandle(h)];
   }
 
-  // The same for one or two Tensors, returning the output Tensor (InferenceSession's per-node call).
+  // The same for one or two Tensors, returning the output Tensor: the per-node call of
+  // InferenceSession and external-data.mjs, whose values are always Tensors of this package (so
+  // no instanceof here: in a session's first runs, before V8 optimizes, each costs a call).
   runTensors(a, b) {
     const n = this.#node;
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
-    if (!(a instanceof Tensor) || (this.#arity === 2) !== (b !== undefined) || (b !== undefined && !(b instanceof Tensor)))
-      return this.run(b === undefined ? [a] : [a, b])[0];
-    const m = getModule();
+    if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
+    const m = loadedModule;
     const h = (b === undefined ? m._ow_node_run1(n, a.handle) : m._ow_node_run2(n, a.handle, b.handle)) >>> 0;
     if (h === 0) throw errorFromStatus(takeError(m));
     return tensorFromHandle(h);

@@ -11,8 +11,11 @@ import { invalidArgument } from './errors.mjs';
 import { text } from './wire.mjs';
 
 let modulePromise = null;
-let wasmModule = null;
 let runtimeInfo = null;
+// The Emscripten module once init() has loaded it, else null. Read directly (a live binding) by
+// the calls that can only run after init, where a Tensor or PreparedNode exists: getModule()'s
+// call and check cost as much as the read itself in V8's first tiers, a session's first runs.
+export let loadedModule = null;
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
   typeof window === 'undefined';
@@ -226,7 +229,7 @@ export function init(options = {}) {
   if (!modulePromise) {
     modulePromise = loadModule(options).then(
       ({ m, build, loadedFrom }) => {
-        wasmModule = m;
+        loadedModule = m;
         runtimeInfo = {
           module: build.name,
           simd: build.simd,
@@ -252,7 +255,7 @@ export function init(options = {}) {
 // threadsActive: whether the workers are ready (they load in the background after init),
 // reason, loadedFrom, kernels, minOpset, maxOpset }), or null before init() has finished.
 export function runtime() {
-  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: wasmModule._ow_threads_active() === 1 });
+  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: loadedModule._ow_threads_active() === 1 });
 }
 
 // Wasm memory in use: { heapUsed: bytes the allocator has handed out and not taken back,
@@ -264,6 +267,6 @@ export function memoryStats() {
 
 // The loaded module, or an error that says to await init() first.
 export function getModule() {
-  if (!wasmModule) throw invalidArgument('onnx-wasm is not initialized: call `await init()` first');
-  return wasmModule;
+  if (!loadedModule) throw invalidArgument('onnx-wasm is not initialized: call `await init()` first');
+  return loadedModule;
 }

@@ -2,10 +2,10 @@
 // number of calls without copying; `data` is a view into wasm memory, made again when memory
 // grows. Memory: the Tensor owns one C++ tensor (an address, freed with _ow_tensor_delete);
 // dispose() frees it, and a FinalizationRegistry frees it if the Tensor is garbage collected first
-// (registered at the end of the task that made it: see registerLater).
+// (registered at the end of the task that made it: see registerWaiting).
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
-import { getModule } from './runtime.mjs';
+import { getModule, loadedModule } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 import { setTensorString, takeError, tensorString } from './wire.mjs';
 
@@ -23,12 +23,9 @@ const finalizer = typeof FinalizationRegistry === 'function'
 // here and are registered at the end of the task (a timer), or as soon as 256 wait, unless
 // disposed by then. Finalizers run between tasks anyway: a tensor dropped without dispose() is
 // still freed once collected, at most one task or 256 tensors later.
+// (Tensor's #adopt queues each new tensor in `unregistered`.)
 let unregistered = [];
 let flushTimer = null;
-function registerLater(t) {
-  if (unregistered.push(t) >= 256) registerWaiting();
-  else flushTimer ??= setTimeout(registerWaiting, 0);
-}
 function registerWaiting() {
   if (flushTimer !== null) { clearTimeout(flushTimer); flushTimer = null; }
   const list = unregistered;
@@ -49,22 +46,18 @@ function checkDims(dims) {
   return out;
 }
 
-// The dims of the C++ tensor at `p`, as numbers.
-function readDims(m, p) {
-  const dims = new Array(m._ow_tensor_rank(p));
-  for (let i = 0; i < dims.length; ++i) dims[i] = m._ow_tensor_dim(p, i);
-  return dims;
-}
-
 // Writes dims to the binding's scratch area in wasm memory, read by the next C call that takes
 // dims (ow_tensor_create, ow_node_gather_rows): doubles written in place, no request to encode.
 export function writeDims(m, dims) {
   const at = m._ow_dims_buffer(dims.length) >>> 0;
-  if (at) {
-    let heap = m.HEAPF64;
-    if (heap.buffer !== m.HEAPU8.buffer) heap = new Float64Array(m.HEAPU8.buffer);
-    heap.set(dims, at / 8);
-  }
+  if (at) heapF64(m).set(dims, at / 8);
+}
+
+// A Float64Array over all of wasm memory. (The glue's HEAPF64 is not yet the grown memory's view
+// on this thread when another thread grew it, in the threads build.)
+function heapF64(m) {
+  const heap = m.HEAPF64;
+  return heap.buffer === m.HEAPU8.buffer ? heap : new Float64Array(m.HEAPU8.buffer);
 }
 
 // A new C++ tensor (its address), of zeros unless `zeroed` is false (for data written in full
@@ -122,17 +115,17 @@ function fromPlainArray(t, values) {
 export class Tensor {
   #ptr = 0;
   #type;
-  #dims;
-  #disposedDims = null;
-  #size;
-  #view = null;
-  #strings = null;
+  #dims;           // kept after dispose, for the messages that name them
+  #frozen = false; // #dims is frozen when first read (below)
+  #size = -1;
+  #view = null;    // the typed array over wasm memory, or the string[] (#stringArray)
   #registered = false;
 
   // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length].
-  constructor(type, data, dims) {
+  // (Internal: new Tensor(FROM_HANDLE, address, dims, type) wraps a C++ tensor.)
+  constructor(type, data, dims, internalType) {
     if (type === FROM_HANDLE) {
-      this.#adopt(data);
+      this.#adopt(data, dims, internalType);
       return;
     }
     const t = typeByName(type);
@@ -152,8 +145,9 @@ export class Tensor {
     const inWasm = t.name !== 'string' && values.buffer === m.HEAPU8.buffer;
     const srcOffset = inWasm ? values.byteOffset : 0, srcBytes = inWasm ? values.byteLength : 0;
     // Not zeroed: every byte is written below (a 1 GB tensor was touched twice, at 2.5 s per GB).
-    this.#adopt(createHandle(m, t.id, shape, t.name === 'string'), t);
-    this.#dims = Object.freeze(shape);
+    this.#adopt(createHandle(m, t.id, shape, t.name === 'string'), shape, t);
+    Object.freeze(shape);   // (a caller's tensor, whose dims are read)
+    this.#frozen = true;
     if (t.name === 'string') {
       values.forEach((s, i) => setTensorString(m, this.#ptr, i, s));
     } else if (expected > 0) {
@@ -165,19 +159,15 @@ export class Tensor {
 
   // A tensor of zeros (empty strings) allocated in wasm memory, to fill through `data` with no copy.
   static alloc(type, dims) {
-    const t = typeByName(type);
-    return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, checkDims(dims)));
+    const t = typeByName(type), shape = checkDims(dims);
+    return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, shape), shape, t);
   }
 
   // (internal) A tensor whose numeric storage is not zeroed, for loaders that write every byte
   // (external data read straight into wasm memory).
   static [UNINITIALIZED](type, dims) {
-    const t = typeByName(type);
-    return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, checkDims(dims), t.name === 'string'));
-  }
-
-  static [FROM_HANDLE](ptr) {
-    return new Tensor(FROM_HANDLE, ptr);
+    const t = typeByName(type), shape = checkDims(dims);
+    return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, shape, t.name === 'string'), shape, t);
   }
 
   static [REGISTER](t) {
@@ -186,12 +176,14 @@ export class Tensor {
     t.#registered = true;
   }
 
-  #adopt(ptr, type = typeById(getModule()._ow_tensor_type(ptr))) {
+  #adopt(ptr, dims, type) {
     this.#ptr = ptr;
     this.#type = type;
-    this.#dims = null;   // read from the handle on first use: outputs are often consumed by dims-blind code
-    this.#size = -1;
-    if (finalizer) registerLater(this);
+    this.#dims = dims;
+    if (finalizer) {
+      if (unregistered.push(this) >= 256) registerWaiting();
+      else flushTimer ??= setTimeout(registerWaiting, 0);
+    }
   }
 
   #live() {
@@ -200,13 +192,14 @@ export class Tensor {
   }
 
   get type() { return this.#type.name; }
+  // (Frozen when first read: most run outputs are disposed unread, and Object.freeze is a call
+  // into V8's runtime, 40 ns even in optimized code, a twentieth of a tiny Gather.)
   get dims() {
-    this.#dims ??= Object.freeze(this.#ptr ? this.#readDims() : this.#disposedDims);
+    if (!this.#frozen) {
+      Object.freeze(this.#dims);
+      this.#frozen = true;
+    }
     return this.#dims;
-  }
-
-  #readDims() {
-    return readDims(getModule(), this.#ptr);
   }
 
   get size() {
@@ -221,8 +214,8 @@ export class Tensor {
     const p = this.#live();
     const m = getModule();
     if (this.#type.name === 'string') {
-      this.#strings ??= this.#stringArray();
-      return this.#strings;
+      this.#view ??= this.#stringArray();
+      return this.#view;
     }
     const heap = m.HEAPU8.buffer;
     if (!this.#view || this.#view.buffer !== heap) {
@@ -287,32 +280,42 @@ export class Tensor {
   }
 
   // The address of the C++ tensor, for js/ internals.
-  get handle() { return this.#live(); }
+  get handle() {
+    if (!this.#ptr) this.#live();   // (its error)
+    return this.#ptr;
+  }
 
   dispose() {
     if (!this.#ptr) return;
     if (this.#registered) finalizer.unregister(this);
-    // Keep dims (and the error messages that name them) readable after dispose.
-    if (!this.#dims) this.#disposedDims = this.#readDims();
-    getModule()._ow_tensor_delete(this.#ptr);
+    loadedModule._ow_tensor_delete(this.#ptr);
     this.#ptr = 0;
     this.#view = null;
-    this.#strings = null;
   }
 }
 
-// An output of a run (or the handle's tensor is freed and a ShapeError thrown). Dims above
-// 2^53 - 1 cannot be held exactly by JS numbers; only a tensor of zero elements can have one (a
-// Reshape or Gather of an empty tensor), and it is refused as new Tensor refuses such dims.
+// The Tensor of a C++ tensor that a call returned (a run's output), its type and dims read with
+// one call; or the tensor is freed and the error thrown. Dims above 2^53 - 1 cannot be held
+// exactly by JS numbers; only a tensor of zero elements can have one (a Reshape or Gather of an
+// empty tensor), and it is refused as new Tensor refuses such dims.
 export function tensorFromHandle(h) {
-  const m = getModule();
-  if (m._ow_tensor_bytes(h) === 0) {   // no bytes: zero elements, or strings
-    const dims = readDims(m, h);
-    const i = dims.findIndex((d) => !Number.isSafeInteger(d));
-    if (i >= 0) {
-      m._ow_tensor_delete(h);
-      throw new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
-    }
+  const m = loadedModule;
+  const at = m._ow_tensor_info(h) >>> 0;
+  if (!at) {
+    m._ow_tensor_delete(h);
+    throw errorFromStatus(takeError(m));
   }
-  return Tensor[FROM_HANDLE](h);
+  let heap = m.HEAPF64;   // (heapF64(m), without a call)
+  if (heap.buffer !== m.HEAPU8.buffer) heap = new Float64Array(m.HEAPU8.buffer);
+  const info = at / 8;
+  const dims = new Array(heap[info + 1] | 0);
+  for (let i = 0; i < dims.length; ++i) {
+    const d = heap[info + 2 + i];
+    if (d > Number.MAX_SAFE_INTEGER) {
+      m._ow_tensor_delete(h);
+      throw new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(d)}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
+    }
+    dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
+  }
+  return new Tensor(FROM_HANDLE, h, dims, typeById(heap[info] | 0));
 }

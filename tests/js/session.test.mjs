@@ -15,7 +15,7 @@ import {
 import { Tensor as OrtTensor } from 'onnxruntime-common';
 import {
   init, InferenceSession, Tensor, memoryStats, ModelError, UnsupportedOpError, InvalidArgumentError,
-  IndexOutOfRangeError, ShapeError, TypeConstraintError, runNode,
+  IndexOutOfRangeError, ShapeError, TypeConstraintError, DisposedError, runNode,
 } from '../../js/index.mjs';
 import { attribute, rawTensor, typedTensor, valueInfo } from '../support/gen-models.mjs';
 
@@ -225,6 +225,28 @@ describe('feeds that contradict the graph fail before any kernel runs', () => {
     assert.deepEqual(Array.from(a.data), [0, 1, 2, 3, 4, 5, 6, 7], 'input unchanged');
     const { y } = await s.run({ a, i: new Tensor('int64', [3n, -4n], [2]) });
     assert.deepEqual(Array.from(y.data), [3, 0, 7, 4]);
+    await s.release();
+  });
+  test('a feed is checked again when another tensor takes its place (checks skip only the tensor checked last)', async () => {
+    // (fixed dims: inputs with symbols are checked at every run)
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Gather', ['a', 'i'], ['y'], { axis: 1 })],
+      inputs: [valueInfo('a', 'float32', [2, 4]), valueInfo('i', 'int64', [2])], outputs: [outInfo('y')],
+    }));
+    const a = new Tensor('float32', new Float32Array(8), [2, 4]), i = new Tensor('int64', [0n, 0n], [2]);
+    for (let k = 0; k < 3; ++k) (await s.run({ a, i })).y.dispose();
+    const wrong = new Tensor('float32', new Float32Array(6), [2, 3]), short = new Tensor('int64', [0n], [1]);
+    const before = memoryStats().heapUsed;
+    await assert.rejects(s.run({ a: wrong, i }), /input 'a' dimension 1 must be 4 \[2, 4\], got 3/);
+    await assert.rejects(s.run({ a, i: short }), /input 'i' dimension 0 must be 2 \[2\], got 1/);
+    await assert.rejects(s.run({ a: i, i: a }), /input 'a' must be float32, got int64/);
+    assert.equal(memoryStats().heapUsed, before, 'nothing left behind');
+    const { y } = await s.run({ a, i });
+    assert.deepEqual(y.dims, [2, 2]);
+    y.dispose();
+    a.dispose();
+    await assert.rejects(s.run({ a, i }), DisposedError, 'a feed checked before and disposed since');
+    for (const t of [i, wrong, short]) t.dispose();
     await s.release();
   });
   test('released sessions refuse to run', async () => {

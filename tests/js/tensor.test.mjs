@@ -332,6 +332,15 @@ describe('dispose and use after dispose', () => {
     t.dispose();
     assert.throws(() => d[0], DisposedError);
   });
+  test('an output disposed before its dims were read keeps them, frozen, for its messages', () => {
+    const t = new Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]);
+    const [g] = runNode({ opType: 'Gather', attributes: { axis: 1 } }, [t, new Tensor('int64', [1n, 0n, 1n], [3])]);
+    g.dispose();
+    assert.deepEqual(g.dims, [3, 3]);
+    assert.ok(Object.isFrozen(g.dims) && Object.isFrozen(t.dims), 'dims are frozen');
+    assert.throws(() => g.data, (e) => e instanceof DisposedError && e.message.includes('float32 tensor of dims [3, 3]'));
+    t.dispose();
+  });
   test('an output sharing the input\'s memory stays valid after the input is disposed', () => {
     const t = new Tensor('float32', [1, 2, 3, 4], [2, 2]);
     const [flat] = runNode({ opType: 'Flatten', attributes: { axis: 0 } }, [t]);
