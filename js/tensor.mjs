@@ -124,8 +124,14 @@ export class Tensor {
   // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length].
   // (Internal: new Tensor(FROM_HANDLE, address, dims, type) wraps a C++ tensor.)
   constructor(type, data, dims, internalType) {
-    if (type === FROM_HANDLE) {
-      this.#adopt(data, dims, internalType);
+    if (type === FROM_HANDLE) {   // (#adopt's lines, without its call: every run output comes here)
+      this.#ptr = data;
+      this.#type = internalType;
+      this.#dims = dims;
+      if (finalizer) {
+        if (unregistered.push(this) >= 256) registerWaiting();
+        else flushTimer ??= setTimeout(registerWaiting, 0);
+      }
       return;
     }
     const t = typeByName(type);
