@@ -316,7 +316,7 @@ export class InferenceSession {
     // Node outputs that are not graph outputs are freed after the run (each slot once).
     for (const st of steps) st.temporary = !returned.has(st.out);
     const uniqueOutputs = new Set(outputs.map((o) => o.slot)).size === outputs.length;
-    return { slot, base, inputs, checked: inputs.map(() => null), inputNames: new Set(this.#inputs.map((i) => i.name)), overridable, steps, outputs, uniqueOutputs };
+    return { slot, base, inputs, inputNames: new Set(this.#inputs.map((i) => i.name)), overridable, steps, outputs, uniqueOutputs };
   }
 
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
@@ -347,18 +347,13 @@ export class InferenceSession {
       let symbols = null;
       // (indexed loops: a session's first runs execute in V8's interpreter and baseline tiers,
       // where each for-of loop costs an iterator)
-      const inputs = plan.inputs, checked = plan.checked;
+      const inputs = plan.inputs;
       for (let k = 0; k < inputs.length; ++k) {
         const { spec, slot, symbolic } = inputs[k];
         let t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
         if (!(t instanceof Tensor)) (state.temporaries ??= []).push(t = feedTensor(spec.name, t));
-        // A tensor's type and dims never change: the feed checked last time is not checked again.
-        // (plan.checked[k] holds its frozen dims array, which only that tensor has, not the tensor.)
-        if (symbolic || t.dims !== checked[k]) {
-          this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
-          checked[k] = t.dims;
-        }
+        this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
         slots[slot] = t;
       }
       // Feeds beyond the graph inputs: initializers that may be overridden, or an error.
