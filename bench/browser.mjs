@@ -133,8 +133,9 @@ try {
   };
   const times = Object.fromEntries(Object.keys(harnesses).map((h) => [h, firstPages.map(() => [])]));
   // Each round takes the pages in a new order (seeded, so runs are comparable): a page's time
-  // depends on the one before it (the isolated empty page, always after onnxruntime-web's, was
-  // slowed by that page's teardown, which flattered the threads entry's figure beyond it).
+  // can depend on the page before it (several ms in scratch A/Bs), and in a fixed order the
+  // isolated empty page, against which the threads entry is read, always came right after
+  // onnxruntime-web's page.
   const random = seeded(13);
   for (let k = 0; k < (quick ? 5 : 15); ++k) {
     for (const i of shuffle(firstPages.map((_, j) => j), random)) {
