@@ -2,10 +2,10 @@
 // 1. First result: fresh pages (a new context each, median of 15, the pages taken in turn so that
 //    a slow moment of this shared machine falls on all of them, each round in a new order) timed
 //    from navigation start to the first Gather result: an empty page (an inline module script,
-//    and one module file), the one-file entries 'onnx-wasm/web' (plain page) and 'onnx-wasm/web-threads' (cross-origin
-//    isolated), each alone, with the preload pair and with the README's head snippet (the pair
-//    and an inline script compiling the .wasm, passed as init({ wasmModule })), the multi-file
-//    js/index.mjs, and onnxruntime-web. Each page is timed twice per round: in a Chromium without
+//    and one module file), the one-file entries 'onnx-wasm/web' (plain page) and
+//    'onnx-wasm/web-threads' (cross-origin isolated), each alone, with the preload pair and with
+//    the README's head snippet (the pair and an inline script compiling the .wasm, passed as
+//    init({ wasmModule })), the multi-file js/index.mjs, and onnxruntime-web. Each page is timed twice per round: in a Chromium without
 //    DevTools instrumentation on the page (bench/chromium-bare.mjs; what a user's browser does)
 //    and through playwright (which enables DevTools domains on every page).
 // 2. The side-by-side table of bench/models.mjs's cases, onnx-wasm against onnxruntime-web (wasm,

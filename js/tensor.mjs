@@ -2,7 +2,7 @@
 // number of calls without copying; `data` is a view into wasm memory, made again when memory
 // grows. Memory: the Tensor owns one C++ tensor (an address, freed with _ow_tensor_delete);
 // dispose() frees it, and a FinalizationRegistry frees it if the Tensor is garbage collected first
-// (registered at the end of the task that made it: see registerWaiting).
+// (registered at the end of the task that made it: see registerLater).
 import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule, loadedModule } from './runtime.mjs';
@@ -23,9 +23,12 @@ const finalizer = typeof FinalizationRegistry === 'function'
 // here and are registered at the end of the task (a timer), or as soon as 256 wait, unless
 // disposed by then. Finalizers run between tasks anyway: a tensor dropped without dispose() is
 // still freed once collected, at most one task or 256 tensors later.
-// (Tensor's #adopt queues each new tensor in `unregistered`.)
 let unregistered = [];
 let flushTimer = null;
+function registerLater(t) {
+  if (unregistered.push(t) >= 256) registerWaiting();
+  else flushTimer ??= setTimeout(registerWaiting, 0);
+}
 function registerWaiting() {
   if (flushTimer !== null) { clearTimeout(flushTimer); flushTimer = null; }
   const list = unregistered;
@@ -124,14 +127,8 @@ export class Tensor {
   // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length].
   // (Internal: new Tensor(FROM_HANDLE, address, dims, type) wraps a C++ tensor.)
   constructor(type, data, dims, internalType) {
-    if (type === FROM_HANDLE) {   // (#adopt's lines, without its call: every run output comes here)
-      this.#ptr = data;
-      this.#type = internalType;
-      this.#dims = dims;
-      if (finalizer) {
-        if (unregistered.push(this) >= 256) registerWaiting();
-        else flushTimer ??= setTimeout(registerWaiting, 0);
-      }
+    if (type === FROM_HANDLE) {
+      this.#adopt(data, dims, internalType);
       return;
     }
     const t = typeByName(type);
@@ -186,10 +183,7 @@ export class Tensor {
     this.#ptr = ptr;
     this.#type = type;
     this.#dims = dims;
-    if (finalizer) {
-      if (unregistered.push(this) >= 256) registerWaiting();
-      else flushTimer ??= setTimeout(registerWaiting, 0);
-    }
+    if (finalizer) registerLater(this);
   }
 
   #live() {
@@ -311,9 +305,7 @@ export function tensorFromHandle(h) {
     m._ow_tensor_delete(h);
     throw errorFromStatus(takeError(m));
   }
-  let heap = m.HEAPF64;   // (heapF64(m), without a call)
-  if (heap.buffer !== m.HEAPU8.buffer) heap = new Float64Array(m.HEAPU8.buffer);
-  const info = at / 8;
+  const heap = heapF64(m), info = at / 8;
   const dims = new Array(heap[info + 1] | 0);
   for (let i = 0; i < dims.length; ++i) {
     const d = heap[info + 2 + i];

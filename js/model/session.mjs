@@ -311,7 +311,7 @@ export class InferenceSession {
     // (lazy: the table a Gather reads by rows from its source; placeTables lets only Gathers read one)
     const steps = this.#steps.map((st) => ({ prepared: st.prepared, a: at(st.inputs[0]), b: st.inputs.length > 1 ? at(st.inputs[1]) : -1, out: at(st.output), lazy: this.#lazy.get(st.inputs[0]) }));
     const producedSlots = new Set(steps.map((st) => st.out));
-    const outputs = this.#outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)), plain: o.name !== '__proto__' }));
+    const outputs = this.#outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)) }));
     const returned = new Set(outputs.filter((o) => o.produced).map((o) => o.slot));
     // Node outputs that are not graph outputs are freed after the run (each slot once).
     for (const st of steps) st.temporary = !returned.has(st.out);
@@ -416,8 +416,7 @@ export class InferenceSession {
           const o = outputs[k];
           let t = slots[o.slot];
           if (!o.produced) (copies ??= []).push(t = copyTensor(t));
-          if (o.plain) result[o.name] = t;   // (setResult's common case, without its call)
-          else setResult(result, o.name, t);
+          setResult(result, o.name, t);
         }
         // Node outputs not returned are freed, each by itself: two nodes may write one slot
         // (an empty output name), so the slots alone would miss the first one.
