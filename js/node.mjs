@@ -1,11 +1,13 @@
 // runNode and inferShapes: normalize a node (plain or NodeProto-shaped) and its inputs, call the
-// C++ entry points, and turn a failed Status into a typed Error. No shape rules live here.
-import { errorFromStatus, invalidArgument } from './errors.mjs';
+// C++ entry points through Embind (Module.runNode, Module.inferNode), and turn a failure into a
+// typed Error (binding.mjs). No shape rules live here.
+// Memory: runNode's output Tensors belong to the caller; its temporary input copies are freed here.
+import { check } from './binding.mjs';
+import { invalidArgument } from './errors.mjs';
 import { OpsetError, ShapeError } from './generated/errors.mjs';
-import { getModule } from './runtime.mjs';
+import { getModule, opsetRange } from './runtime.mjs';
 import { Tensor, tensorFromHandle } from './tensor.mjs';
 import { typeById, typeByName } from './types.mjs';
-import { nodeRequest, send, takeError, text } from './wire.mjs';
 
 // AttributeProto.AttributeType numbers, for NodeProto-shaped nodes.
 const ATTR_TYPES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
@@ -73,13 +75,14 @@ let knownOps = null;
 // import opset 2^32 + 13) would wrap around to a supported one, so it is refused here (for an op
 // the registry has; of an unknown op the binding reports the op first, as for any opset).
 export function opsetOf(opType, options) {
-  const m = getModule();
-  const opset = options?.opset ?? m._ow_max_opset();
+  getModule();   // (its error before init)
+  const [minOpset, maxOpset] = opsetRange();
+  const opset = options?.opset ?? maxOpset;
   if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
   if (opset > 0x7fffffff || opset < -0x80000000) {
     knownOps ??= new Set(opVersions().map((v) => v.op));
     if (!knownOps.has(opType)) return 0;
-    throw new OpsetError(`${opType}: opset ${opset} is outside the supported range [${m._ow_min_opset()}, ${m._ow_max_opset()}]`);
+    throw new OpsetError(`${opType}: opset ${opset} is outside the supported range [${minOpset}, ${maxOpset}]`);
   }
   return opset;
 }
@@ -111,11 +114,16 @@ export function runNode(node, inputs, options = {}) {
       }
       throw invalidArgument(`inputs[${i}] is not a tensor`);
     });
-    const w = nodeRequest(opType, opset, attrs);
-    w.list(handles, (h) => w.u32(h));
-    const n = m._ow_run_node(send(m, w));
-    if (n < 0) throw errorFromStatus(takeError(m));
-    return Array.from(new Uint32Array(m.HEAPU8.buffer, m._ow_outputs() >>> 0, n), tensorFromHandle);
+    const outputs = check(m.runNode(opType, opset, attrs, handles));
+    const tensors = [];
+    try {
+      for (const h of outputs) tensors.push(tensorFromHandle(h));   // (frees h itself when it throws)
+    } catch (e) {
+      tensors.forEach((t) => t.dispose());
+      outputs.slice(tensors.length + 1).forEach((h) => m._ow_tensor_delete(h));
+      throw e;
+    }
+    return tensors;
   } finally {
     temporaries.forEach((t) => t.dispose());
   }
@@ -152,15 +160,7 @@ export function inferShapes(node, inputs, options = {}) {
   const opset = opsetOf(opType, options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array');
   const infos = inputs.map(valueInfoOf);
-  const w = nodeRequest(opType, opset, attrs);
-  w.list(infos, ({ type, dims, value }) => {
-    w.i32(type).u8(dims ? 1 : 0).list(dims ?? [], (d) => (d === null ? w.u8(0) : typeof d === 'number' ? w.u8(1).f64(d) : w.u8(2).str(d)));
-    if (value) w.u8(1).list(value, (v) => w.f64(v));
-    else w.u8(0);
-  });
-  const length = m._ow_infer_node(send(m, w));
-  if (!length) throw errorFromStatus(takeError(m));
-  return JSON.parse(text(m, length)).map((o) => {
+  return check(m.inferNode(opType, opset, attrs, infos)).map((o) => {
     // As for run outputs (tensorFromHandle): no dims that JS numbers cannot hold exactly.
     const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
     if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(o.dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);
@@ -170,6 +170,5 @@ export function inferShapes(node, inputs, options = {}) {
 
 // The registry table: every op version with its opset range, input types and attributes.
 export function opVersions() {
-  const m = getModule();
-  return JSON.parse(text(m, m._ow_op_versions()));
+  return getModule().opVersions();
 }

@@ -1,15 +1,17 @@
-// prepareNode: a node parsed and resolved once, run many times through the binding's
-// PreparedNode (no JS objects crossing into wasm per call). InferenceSession runs its nodes this
-// way; runNode is the one-off form. Memory: the PreparedNode owns a C++ object freed by dispose()
-// (or when garbage collected); the Tensors that run() returns belong to the caller.
-import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
+// prepareNode: a node parsed and resolved once (Embind's Module.prepareNode), run many times
+// through the per-run plain exports (_ow_node_run1/2: integers in, an integer out). InferenceSession
+// runs its nodes this way; runNode is the one-off form. A run those exports decline (0) is made
+// again through Module.nodeRun, which returns the output or the failure (binding.mjs).
+// Memory: the PreparedNode owns a C++ object freed by dispose() (or when garbage collected); the
+// Tensors that run() returns belong to the caller.
+import { check } from './binding.mjs';
+import { invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
 import { getModule, loadedModule } from './runtime.mjs';
-import { Tensor, tensorFromHandle, writeDims } from './tensor.mjs';
-import { nodeRequest, send, takeError } from './wire.mjs';
+import { Tensor, tensorFromHandle } from './tensor.mjs';
 
 const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((ptr) => getModule()._ow_node_delete(ptr))
+  ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
   : null;
 
 export class PreparedNode {
@@ -21,12 +23,11 @@ export class PreparedNode {
     const m = getModule();
     const { opType, attrs } = normalizeNode(node);
     const opset = opsetOf(opType, options);
-    const ptr = m._ow_prepare_node(send(m, nodeRequest(opType, opset, attrs))) >>> 0;
-    if (!ptr) throw errorFromStatus(takeError(m));
-    this.#node = ptr;
-    this.#arity = m._ow_node_inputs(ptr);
+    const prepared = check(m.prepareNode(opType, opset, attrs));
+    this.#node = prepared.node;
+    this.#arity = prepared.inputs;
     this.#label = `${opType} at opset ${opset}`;
-    finalizer?.register(this, ptr, this);
+    finalizer?.register(this, prepared.node, this);
   }
 
   // Inputs: Tensors of this package (used in place, no copy). Returns [output Tensor].
@@ -40,8 +41,7 @@ export class PreparedNode {
     }
     const m = getModule();
     const h = (this.#arity === 2 ? m._ow_node_run2(n, a.handle, b.handle) : m._ow_node_run1(n, a.handle)) >>> 0;
-    if (h === 0) throw errorFromStatus(takeError(m));
-    return [tensorFromHandle(h)];
+    return [tensorFromHandle(h || check(m.nodeRun(n, a.handle, this.#arity === 2 ? b.handle : 0, this.#arity)))];
   }
 
   // The same for one or two Tensors, returning the output Tensor: the per-node call of
@@ -53,8 +53,7 @@ export class PreparedNode {
     if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
     const m = loadedModule;
     const h = (b === undefined ? m._ow_node_run1(n, a.handle) : m._ow_node_run2(n, a.handle, b.handle)) >>> 0;
-    if (h === 0) throw errorFromStatus(takeError(m));
-    return tensorFromHandle(h);
+    return tensorFromHandle(h || check(m.nodeRun(n, a.handle, b === undefined ? 0 : b.handle, this.#arity)));
   }
 
   // For a Gather whose data (type id and dims) is a table outside memory: the same checks as a run
@@ -63,18 +62,20 @@ export class PreparedNode {
   gatherRows(indices, typeId, dims) {
     const n = this.#node;
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
-    const m = getModule();
-    writeDims(m, dims);
-    const h = m._ow_node_gather_rows(n, indices.handle, typeId, dims.length) >>> 0;
-    if (h === 0) throw errorFromStatus(takeError(m));
-    const rows = tensorFromHandle(h);
-    return { rows, remapped: tensorFromHandle(m._ow_take_remapped() >>> 0) };
+    const { rows, remapped } = check(getModule().nodeGatherRows(n, indices.handle, typeId, dims));
+    const r = tensorFromHandle(rows);   // (frees `rows` itself when it throws)
+    try {
+      return { rows: r, remapped: tensorFromHandle(remapped) };
+    } catch (e) {
+      r.dispose();
+      throw e;
+    }
   }
 
   dispose() {
     if (!this.#node) return;
     finalizer?.unregister(this);
-    getModule()._ow_node_delete(this.#node);
+    getModule().nodeDelete(this.#node);
     this.#node = 0;
   }
 }

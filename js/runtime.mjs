@@ -8,7 +8,6 @@
 // js/web-threads.mjs) carry their build's glue and start fetching and compiling its .wasm right
 // after they are imported, unless init() came first (prefetchBuild); init() then uses both.
 import { invalidArgument } from './errors.mjs';
-import { text } from './wire.mjs';
 
 let modulePromise = null;
 let runtimeInfo = null;
@@ -193,7 +192,7 @@ async function loadModule(options) {
 // then, and in one-thread builds, everything runs on the calling thread.
 function startWorkers(m) {
   setTimeout(() => {
-    const wanted = m._ow_threads() - 1;
+    const wanted = m.runtimeFacts().threads - 1;
     let pending = wanted;
     for (let i = 0; i < wanted; ++i) {
       m.PThread.allocateUnusedWorker();
@@ -203,7 +202,7 @@ function startWorkers(m) {
       // the listeners are attached and again once loaded, so the process exits without them.
       m.PThread.loadWasmModuleToWorker(w, () => {
         if (isNode) w.unref();
-        if (--pending === 0) m._ow_enable_threads();
+        if (--pending === 0) m.enableThreads();
       });
       if (isNode) w.unref();
     }
@@ -230,16 +229,8 @@ export function init(options = {}) {
     modulePromise = loadModule(options).then(
       ({ m, build, loadedFrom }) => {
         loadedModule = m;
-        runtimeInfo = {
-          module: build.name,
-          simd: build.simd,
-          threads: m._ow_threads(),
-          reason: build.reason,
-          loadedFrom,
-          kernels: text(m, m._ow_kernel_target()),
-          minOpset: m._ow_min_opset(),
-          maxOpset: m._ow_max_opset(),
-        };
+        const { kernels, threads, minOpset, maxOpset } = m.runtimeFacts();
+        runtimeInfo = { module: build.name, simd: build.simd, threads, reason: build.reason, loadedFrom, kernels, minOpset, maxOpset };
         return runtime();
       },
       (e) => {
@@ -255,15 +246,18 @@ export function init(options = {}) {
 // threadsActive: whether the workers are ready (they load in the background after init),
 // reason, loadedFrom, kernels, minOpset, maxOpset }), or null before init() has finished.
 export function runtime() {
-  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: loadedModule._ow_threads_active() === 1 });
+  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: loadedModule.threadsActive() });
 }
 
 // Wasm memory in use: { heapUsed: bytes the allocator has handed out and not taken back,
 // memory: bytes of wasm memory (it grows, never shrinks) }. For leak checks and soak tests.
 export function memoryStats() {
   const m = getModule();
-  return { heapUsed: m._ow_heap_used(), memory: m.HEAPU8.buffer.byteLength };
+  return { heapUsed: m.heapUsed(), memory: m.HEAPU8.buffer.byteLength };
 }
+
+// The supported opsets, [min, max], once init() has loaded the module.
+export const opsetRange = () => [runtimeInfo.minOpset, runtimeInfo.maxOpset];
 
 // The loaded module, or an error that says to await init() first.
 export function getModule() {

@@ -1,13 +1,14 @@
-// Tensor: data that lives in wasm memory. Created once (data copied in), then passed to any
-// number of calls without copying; `data` is a view into wasm memory, made again when memory
-// grows. Memory: the Tensor owns one C++ tensor (an address, freed with _ow_tensor_delete);
-// dispose() frees it, and a FinalizationRegistry frees it if the Tensor is garbage collected first
-// (registered at the end of the task that made it: see registerLater).
-import { errorFromStatus, invalidArgument, DisposedError } from './errors.mjs';
+// Tensor: data that lives in wasm memory. Created once (Embind's Module.tensorCreate, data copied
+// in), then passed to any number of calls without copying; `data` is the typed array over wasm
+// memory that Module.tensorData returns (typed_memory_view), made again when memory grows.
+// Memory: the Tensor owns one C++ tensor (a handle, freed with _ow_tensor_delete); dispose() frees
+// it, and a FinalizationRegistry frees it if the Tensor is garbage collected first (registered at
+// the end of the task that made it: see registerLater).
+import { check } from './binding.mjs';
+import { invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule, loadedModule } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
-import { setTensorString, takeError, tensorString } from './wire.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
 const REGISTER = Symbol('register');
@@ -49,13 +50,6 @@ function checkDims(dims) {
   return out;
 }
 
-// Writes dims to the binding's scratch area in wasm memory, read by the next C call that takes
-// dims (ow_tensor_create, ow_node_gather_rows): doubles written in place, no request to encode.
-export function writeDims(m, dims) {
-  const at = m._ow_dims_buffer(dims.length) >>> 0;
-  if (at) heapF64(m).set(dims, at / 8);
-}
-
 // A Float64Array over all of wasm memory. (The glue's HEAPF64 is not yet the grown memory's view
 // on this thread when another thread grew it, in the threads build.)
 function heapF64(m) {
@@ -63,13 +57,10 @@ function heapF64(m) {
   return heap.buffer === m.HEAPU8.buffer ? heap : new Float64Array(m.HEAPU8.buffer);
 }
 
-// A new C++ tensor (its address), of zeros unless `zeroed` is false (for data written in full
+// A new C++ tensor (its handle), of zeros unless `zeroed` is false (for data written in full
 // right after), or the binding's error thrown.
 function createHandle(m, typeId, dims, zeroed = true) {
-  writeDims(m, dims);
-  const ptr = m._ow_tensor_create(typeId, dims.length, zeroed ? 1 : 0) >>> 0;
-  if (!ptr) throw errorFromStatus(takeError(m));
-  return ptr;
+  return check(m.tensorCreate(typeId, dims, zeroed));
 }
 
 const INT_RANGE = {
@@ -152,11 +143,12 @@ export class Tensor {
     Object.freeze(shape);   // (a caller's tensor, whose dims are read)
     this.#frozen = true;
     if (t.name === 'string') {
-      values.forEach((s, i) => setTensorString(m, this.#ptr, i, s));
+      values.forEach((s, i) => m.tensorSetString(this.#ptr, i, s));
     } else if (expected > 0) {
       const src = inWasm ? new Uint8Array(m.HEAPU8.buffer, srcOffset, srcBytes)
         : new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-      new Uint8Array(m.HEAPU8.buffer, m._ow_tensor_data(this.#ptr) >>> 0, m._ow_tensor_bytes(this.#ptr)).set(src);
+      const dst = m.tensorData(this.#ptr);
+      new Uint8Array(dst.buffer, dst.byteOffset, dst.byteLength).set(src);
     }
   }
 
@@ -217,11 +209,7 @@ export class Tensor {
       this.#view ??= this.#stringArray();
       return this.#view;
     }
-    const heap = m.HEAPU8.buffer;
-    if (!this.#view || this.#view.buffer !== heap) {
-      const Cls = arrayClass(this.#type);
-      this.#view = new Cls(heap, m._ow_tensor_data(p) >>> 0, storageLength(this.#type, this.size));
-    }
+    if (!this.#view || this.#view.buffer !== m.HEAPU8.buffer) this.#view = m.tensorData(p);
     return this.#view;
   }
 
@@ -241,7 +229,7 @@ export class Tensor {
     const refresh = () => {
       const p = live();
       if (seen === stringWrites) return;
-      for (let i = 0; i < size; ++i) target[i] = tensorString(m, p, i);
+      for (let i = 0; i < size; ++i) target[i] = m.tensorString(p, i);
       seen = stringWrites;
     };
     refresh();
@@ -257,7 +245,7 @@ export class Tensor {
         if (i < 0) return false;   // the length is fixed (a TypeError in strict code)
         if (typeof v !== 'string') throw invalidArgument(`string data[${i}] = ${String(v)} is not a string`);
         refresh();
-        setTensorString(m, live(), i, v);
+        m.tensorSetString(live(), i, v);
         t[i] = v;
         seen = ++stringWrites;     // other copies read again; this one is current
         return true;
@@ -276,7 +264,7 @@ export class Tensor {
   // True when both tensors read the same wasm memory (Reshape and Flatten outputs and their input).
   sharesMemoryWith(other) {
     if (!(other instanceof Tensor)) throw invalidArgument(`sharesMemoryWith takes a Tensor, got ${other?.constructor?.name ?? String(other)}`);
-    return getModule()._ow_tensor_shares_buffer(this.#live(), other.handle) === 1;
+    return getModule().tensorSharesBuffer(this.#live(), other.handle);
   }
 
   // The address of the C++ tensor, for js/ internals.
@@ -295,25 +283,30 @@ export class Tensor {
 }
 
 // The Tensor of a C++ tensor that a call returned (a run's output), its type and dims read with
-// one call; or the tensor is freed and the error thrown. Dims above 2^53 - 1 cannot be held
-// exactly by JS numbers; only a tensor of zero elements can have one (a Reshape or Gather of an
-// empty tensor), and it is refused as new Tensor refuses such dims.
+// one call (the plain export _ow_tensor_info; Module.tensorInfo for a rank above 62); or the tensor
+// is freed and the error thrown. Dims above 2^53 - 1 cannot be held exactly by JS numbers; only a
+// tensor of zero elements can have one (a Reshape or Gather of an empty tensor), and it is refused
+// as new Tensor refuses such dims.
 export function tensorFromHandle(h) {
   const m = loadedModule;
   const at = m._ow_tensor_info(h) >>> 0;
-  if (!at) {
-    m._ow_tensor_delete(h);
-    throw errorFromStatus(takeError(m));
-  }
-  const heap = heapF64(m), info = at / 8;
-  const dims = new Array(heap[info + 1] | 0);
-  for (let i = 0; i < dims.length; ++i) {
-    const d = heap[info + 2 + i];
-    if (d > Number.MAX_SAFE_INTEGER) {
-      m._ow_tensor_delete(h);
-      throw new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(d)}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
+  let type, dims;
+  if (at) {
+    const heap = heapF64(m), info = at / 8;
+    type = heap[info] | 0;
+    dims = new Array(heap[info + 1] | 0);
+    for (let i = 0; i < dims.length; ++i) {
+      const d = heap[info + 2 + i];
+      dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
     }
-    dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
+  } else {
+    ({ type, dims } = m.tensorInfo(h));
   }
-  return new Tensor(FROM_HANDLE, h, dims, typeById(heap[info] | 0));
+  for (let i = 0; i < dims.length; ++i) {
+    if (dims[i] > Number.MAX_SAFE_INTEGER) {
+      m._ow_tensor_delete(h);
+      throw new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
+    }
+  }
+  return new Tensor(FROM_HANDLE, h, dims, typeById(type));
 }

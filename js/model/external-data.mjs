@@ -8,7 +8,6 @@
 // runs, and each gather's output belongs to the caller.
 import { invalidArgument } from '../errors.mjs';
 import { ExternalDataError, ModelError, OutOfMemoryError } from '../generated/errors.mjs';
-import { getModule } from '../runtime.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
 import { dimsOf, elementType, tensorFromProto } from './tensor-proto.mjs';
 import { BlobSource, BytesSource, FileSource, ShortRead, UrlSource, asPath, asUrl, nodeModules } from './sources.mjs';
@@ -176,7 +175,7 @@ export async function loadTensor(store, proto, t, dims, what, progress) {
     throw e;
   }
   try {
-    await source.readInto(offset, bytes, getModule()._ow_tensor_data(tensor.handle) >>> 0, progress);
+    await source.readInto(offset, bytes, tensor.data.byteOffset, progress);
   } catch (e) {
     tensor.dispose();
     if (e instanceof ShortRead)
@@ -214,7 +213,7 @@ export class LazyTable {
       const ids = Array.from(rows.data, Number), u = ids.length;
       block = Tensor[UNINITIALIZED](this.t.name, [u, ...this.dims.slice(1)]);
       if (u > 0 && this.rowBytes > 0) {
-        const base = getModule()._ow_tensor_data(block.handle) >>> 0;
+        const base = block.data.byteOffset;
         const runs = [];
         for (let i = 0; i < u;) {
           let j = i + 1;

@@ -1,0 +1,422 @@
+// The wasm boundary, registered with Embind (EMSCRIPTEN_BINDINGS below): tensors made, read and
+// exposed as typed arrays over wasm memory (typed_memory_view), nodes prepared and run, shape
+// inference, the registry and runtime facts. Values cross as Embind types (numbers, std::string,
+// emscripten::val arrays and objects, memory views); no rules of the ops live here. JS calls these
+// as Module.<name> from js/binding.mjs's callers. The per-run calls are plain exports
+// (run_path.cpp).
+//
+// Failures (one way, for every call): a call that can fail returns `val`, which is either its
+// result or the failure, an object { code, message } with the code as in src/status_codes.def;
+// js/binding.mjs's check() turns the latter into a typed Error. The plain exports report no
+// failure: they return 0, and JS then makes the Embind call that does the same work.
+// A malformed call (a value of the wrong kind from JS) is a failure too: every value is checked
+// before Embind converts it, which would otherwise throw through C++ frames.
+// Memory: handles as in handles.h (JS owns every handle returned). A memory view is valid until
+// the tensor is freed or wasm memory grows (it then detaches).
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bindings/handles.h"
+#include "src/kernels/gather.h"
+#include "src/parallel.h"
+
+namespace ow = onnxwasm;
+namespace ob = onnxwasm::binding;
+using emscripten::val;
+
+namespace {
+
+// ---- Failures and results.
+
+val failure(const ow::Status& s) {
+  val o = val::object();
+  o.set("code", val(ow::status_code_string(s.code())));
+  o.set("message", val(s.message()));
+  return o;
+}
+
+val malformed(const char* what) {
+  return failure(ow::Status(ow::StatusCode::InvalidArgument, std::string("malformed call from JS to the wasm module: ") + what));
+}
+
+val handle_val(uintptr_t h) { return val(static_cast<double>(h)); }
+
+val no_record() { return failure(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record")); }
+
+// ---- Values read from JS, each checked before it is converted; the first wrong one marks the
+// call malformed (and what was read after it is not used).
+
+class Reader {
+ public:
+  bool ok() const { return ok_; }
+  double number(const val& v) {
+    if (!v.isNumber()) return bad(0.0);
+    return v.as<double>();
+  }
+  // An integer exactly held by a double (|v| < 2^53).
+  int64_t integer(double d) {
+    if (!(std::fabs(d) <= 9007199254740991.0) || d != std::floor(d)) return bad<int64_t>(0);
+    return static_cast<int64_t>(d);
+  }
+  std::string string(const val& v) {
+    if (!v.isString()) return bad(std::string());
+    return v.as<std::string>();
+  }
+  // The length of an array, or 0 when `v` is not one.
+  uint32_t length(const val& v) {
+    if (!v.isArray()) return bad(0u);
+    return v["length"].as<uint32_t>();
+  }
+  // An array of numbers, converted in one copy (not one call per element).
+  std::vector<double> numbers(const val& v) {
+    const uint32_t n = length(v);
+    if (!ok_ || n == 0) return {};
+    std::vector<double> out = emscripten::convertJSArrayToNumberVector<double>(v);
+    for (const double d : out)
+      if (std::isnan(d)) return bad(std::vector<double>());   // (a non-number converts to NaN)
+    return out;
+  }
+  std::vector<int64_t> integers(const val& v) {
+    std::vector<int64_t> out;
+    for (const double d : numbers(v)) out.push_back(integer(d));
+    return out;
+  }
+
+ private:
+  template <typename T>
+  T bad(T fallback) {
+    ok_ = false;
+    return fallback;
+  }
+  bool ok_ = true;
+};
+
+// A node as the wrapper sends it: op type, opset, and attributes [{ name, kind, value }] with kind
+// one of ONNX's names (attr_kind_name: 'INT', 'INTS', ...) and INT values exact below 2^53.
+ow::Attributes read_attributes(Reader& r, const val& list) {
+  ow::Attributes attrs;
+  const uint32_t count = r.length(list);
+  for (uint32_t i = 0; i < count && r.ok(); ++i) {
+    const val a = list[i];
+    ow::Attribute attr;
+    attr.name = r.string(a["name"]);
+    const std::string kind = r.string(a["kind"]);
+    const val value = a["value"];
+    bool known = false;
+    for (const ow::AttrKind k : {ow::AttrKind::Int, ow::AttrKind::Ints, ow::AttrKind::Float, ow::AttrKind::Floats,
+                                 ow::AttrKind::String, ow::AttrKind::Strings}) {
+      if (kind != ow::attr_kind_name(k)) continue;
+      known = true;
+      attr.kind = k;
+      switch (k) {
+        case ow::AttrKind::Int: attr.ints = {r.integer(r.number(value))}; break;
+        case ow::AttrKind::Ints: attr.ints = r.integers(value); break;
+        case ow::AttrKind::Float: attr.floats = {r.number(value)}; break;
+        case ow::AttrKind::Floats: attr.floats = r.numbers(value); break;
+        case ow::AttrKind::String: attr.strings = {r.string(value)}; break;
+        case ow::AttrKind::Strings: {
+          const uint32_t n = r.length(value);
+          for (uint32_t j = 0; j < n && r.ok(); ++j) attr.strings.push_back(r.string(value[j]));
+        }
+      }
+    }
+    if (!known) r.integer(NAN);   // (marks the call malformed)
+    attrs.add(std::move(attr));
+  }
+  return attrs;
+}
+
+// ---- Tensors.
+
+// A new tensor of `type_id` and `dims`, zeroed unless `zeroed` is false (for data JS writes in
+// full): its handle, or the failure.
+val tensor_create(int type_id, val dims, bool zeroed) {
+  Reader r;
+  std::vector<int64_t> shape = r.integers(dims);
+  if (!r.ok()) return malformed("dims must be an array of integers");
+  ow::Tensor t;
+  const ow::Status s = ow::make_tensor(static_cast<ow::ElementType>(type_id), std::move(shape), &t, zeroed);
+  if (!s.is_ok()) return failure(s);
+  const uintptr_t h = ob::adopt(std::move(t));
+  return h ? handle_val(h) : no_record();
+}
+
+template <typename T>
+val view_of(const ow::Buffer& b) {
+  return val(emscripten::typed_memory_view(static_cast<size_t>(b.bytes()) / sizeof(T), reinterpret_cast<T*>(b.data())));
+}
+
+// The tensor's storage as a typed array over wasm memory, of the class src/element_types.def
+// names for its type (BigInt64Array for int64, Uint8Array for packed sub-byte types...);
+// undefined for strings.
+val tensor_data(uintptr_t p) {
+  const ow::Tensor& t = ob::tensor_at(p)->tensor;
+  const ow::Buffer& b = *t.buffer.get();
+  const char* array = "";
+  switch (t.type) {
+#define ONNX_ELEMENT_TYPE(E, js, onnx, id, bits, cls) \
+  case ow::ElementType::E: array = cls; break;
+#include "src/element_types.def"
+#undef ONNX_ELEMENT_TYPE
+    default: break;
+  }
+  if (!std::strcmp(array, "Float32Array")) return view_of<float>(b);
+  if (!std::strcmp(array, "Float64Array")) return view_of<double>(b);
+  if (!std::strcmp(array, "Int8Array")) return view_of<int8_t>(b);
+  if (!std::strcmp(array, "Uint8Array")) return view_of<uint8_t>(b);
+  if (!std::strcmp(array, "Int16Array")) return view_of<int16_t>(b);
+  if (!std::strcmp(array, "Uint16Array")) return view_of<uint16_t>(b);
+  if (!std::strcmp(array, "Int32Array")) return view_of<int32_t>(b);
+  if (!std::strcmp(array, "Uint32Array")) return view_of<uint32_t>(b);
+  if (!std::strcmp(array, "BigInt64Array")) return view_of<int64_t>(b);
+  if (!std::strcmp(array, "BigUint64Array")) return view_of<uint64_t>(b);
+  return val::undefined();
+}
+
+// { type: ONNX id, dims: number[] } of a tensor (the path for ranks that ow_tensor_info leaves).
+val tensor_info(uintptr_t p) {
+  const ow::Tensor& t = ob::tensor_at(p)->tensor;
+  val dims = val::array();
+  for (size_t i = 0; i < t.dims.size(); ++i) dims.set(i, static_cast<double>(t.dims[i]));
+  val o = val::object();
+  o.set("type", static_cast<int>(t.type));
+  o.set("dims", dims);
+  return o;
+}
+
+bool tensor_shares_buffer(uintptr_t a, uintptr_t b) { return ob::tensor_at(a)->tensor.buffer == ob::tensor_at(b)->tensor.buffer; }
+
+// String element i (UTF-8 in wasm memory, a JS string across).
+std::string tensor_string(uintptr_t p, double i) { return ob::tensor_at(p)->tensor.buffer->strings()[static_cast<int64_t>(i)]; }
+void tensor_set_string(uintptr_t p, double i, std::string s) {
+  ob::tensor_at(p)->tensor.buffer->strings()[static_cast<int64_t>(i)] = std::move(s);
+}
+
+// ---- Nodes.
+
+// A prepared node: { node: handle, inputs: how many it takes }, or the failure.
+val prepare_node(std::string op, int opset, val attrs) {
+  Reader r;
+  ow::Attributes a = read_attributes(r, attrs);
+  if (!r.ok()) return malformed("attributes must be [{ name, kind, value }]");
+  auto* node = new (std::nothrow) ob::NodeHandle();
+  if (!node) return failure(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a prepared node"));
+  const ow::Status s = ow::PreparedOp::prepare(op, opset, std::move(a), &node->op);
+  if (!s.is_ok()) {
+    delete node;
+    return failure(s);
+  }
+  val o = val::object();
+  o.set("node", handle_val(reinterpret_cast<uintptr_t>(node)));
+  o.set("inputs", static_cast<int>(node->op.version().inputs.size()));
+  return o;
+}
+
+void node_delete(uintptr_t n) { delete ob::node_at(n); }
+
+// A prepared node run on `n` (1 or 2) tensors: the output's handle, or the failure.
+val node_run(uintptr_t node, uintptr_t a, uintptr_t b, int n) {
+  ow::Status s;
+  const uintptr_t h = ob::run_prepared(node, a, b, n == 2 ? 2 : 1, &s);
+  return h ? handle_val(h) : failure(s);
+}
+
+// The rows a prepared Gather needs from data of `type_id` and `dims` that is not in memory (a
+// table kept in its file), for `indices`: { rows, remapped }, new int64 tensors (owned by JS) of
+// the distinct rows, ascending, and of the indices as positions among them; or the failure (the
+// errors a run would give).
+val node_gather_rows(uintptr_t n, uintptr_t indices, int type_id, val dims) {
+  Reader r;
+  const std::vector<int64_t> shape = r.integers(dims);
+  if (!r.ok()) return malformed("dims must be an array of integers");
+  ow::Tensor remapped, rows;
+  const ow::Status s = ob::node_at(n)->op.plan_rows(static_cast<ow::ElementType>(type_id), shape, ob::tensor_at(indices)->tensor, &remapped, &rows);
+  if (!s.is_ok()) return failure(s);
+  const uintptr_t hr = ob::adopt(std::move(rows));
+  const uintptr_t hm = hr ? ob::adopt(std::move(remapped)) : 0;
+  if (!hm) {
+    delete ob::tensor_at(hr);
+    return no_record();
+  }
+  val o = val::object();
+  o.set("rows", handle_val(hr));
+  o.set("remapped", handle_val(hm));
+  return o;
+}
+
+// One node run once: inputs are tensor handles (0 for an omitted input). The outputs' handles,
+// or the failure.
+val run_node(std::string op, int opset, val attrs, val inputs) {
+  Reader r;
+  ow::Attributes a = read_attributes(r, attrs);
+  std::vector<const ow::Tensor*> in;
+  for (const double h : r.numbers(inputs)) in.push_back(ob::tensor_or_null(static_cast<uintptr_t>(h)));
+  if (!r.ok()) return malformed("a node and an array of tensor handles");
+  std::vector<ow::Tensor> out;
+  const ow::Status s = ow::run_node(op, opset, a, in, &out);
+  if (!s.is_ok()) return failure(s);
+  std::vector<uintptr_t> handles;
+  for (ow::Tensor& t : out) {
+    const uintptr_t h = ob::adopt(std::move(t));
+    if (!h) {
+      for (const uintptr_t k : handles) delete ob::tensor_at(k);
+      return no_record();
+    }
+    handles.push_back(h);
+  }
+  val list = val::array();
+  for (size_t i = 0; i < handles.size(); ++i) list.set(i, handle_val(handles[i]));
+  return list;
+}
+
+// A dim as JS sees it: a number, a symbol's name, or null (unknown).
+val dim_val(const ow::Dim& d) {
+  if (d.kind == ow::Dim::Kind::Known) return val(static_cast<double>(d.value));
+  if (d.kind == ow::Dim::Kind::Symbol) return val(d.symbol);
+  return val::null();
+}
+
+// Output types and shapes of one node. Inputs: [{ type: ONNX id, dims: (number | string | null)[]
+// | null, value?: number[] }]. Returns [{ type, dims }] (dims null for an unknown rank), or the
+// failure.
+val infer_node(std::string op, int opset, val attrs, val inputs) {
+  Reader r;
+  ow::Attributes a = read_attributes(r, attrs);
+  std::vector<ow::ValueInfo> in;
+  const uint32_t n = r.length(inputs);
+  for (uint32_t i = 0; i < n && r.ok(); ++i) {
+    const val x = inputs[i];
+    ow::ValueInfo info;
+    info.type = static_cast<ow::ElementType>(r.integer(r.number(x["type"])));
+    const val dims = x["dims"];
+    info.rank_known = !dims.isNull();
+    const uint32_t rank = info.rank_known ? r.length(dims) : 0;
+    for (uint32_t k = 0; k < rank && r.ok(); ++k) {
+      const val d = dims[k];
+      if (d.isNumber())
+        info.dims.push_back(ow::Dim::known(r.integer(d.as<double>())));
+      else if (d.isString())
+        info.dims.push_back(ow::Dim::named(d.as<std::string>()));
+      else if (d.isNull())
+        info.dims.push_back(ow::Dim::unknown());
+      else
+        r.integer(NAN);
+    }
+    const val value = x["value"];
+    if (!value.isUndefined()) info.int_values = r.integers(value);
+    in.push_back(std::move(info));
+  }
+  if (!r.ok()) return malformed("a node and an array of { type, dims, value? }");
+  std::vector<ow::ValueInfo> out;
+  const ow::Status s = ow::infer_node(op, opset, a, in, &out);
+  if (!s.is_ok()) return failure(s);
+  val list = val::array();
+  for (size_t i = 0; i < out.size(); ++i) {
+    val o = val::object();
+    o.set("type", static_cast<int>(out[i].type));
+    if (out[i].rank_known) {
+      val dims = val::array();
+      for (size_t k = 0; k < out[i].dims.size(); ++k) dims.set(k, dim_val(out[i].dims[k]));
+      o.set("dims", dims);
+    } else {
+      o.set("dims", val::null());
+    }
+    list.set(i, o);
+  }
+  return list;
+}
+
+// ---- The registry and runtime facts.
+
+// Every op version: [{ op, since, until, spec, inputs: [{ name, constraint, types }],
+// attributes: [{ name, kind, required }] }], types as the JS API names them.
+val op_versions() {
+  val list = val::array();
+  int i = 0;
+  for (const ow::OpVersion& v : ow::op_versions()) {
+    val o = val::object();
+    o.set("op", val(v.op));
+    o.set("since", v.since);
+    o.set("until", v.until);
+    o.set("spec", val(v.spec));
+    val inputs = val::array();
+    for (size_t k = 0; k < v.inputs.size(); ++k) {
+      const ow::InputSpec& in = v.inputs[k];
+      val types = val::array();
+      int t = 0;
+      for (int id = 1; id <= ow::kMaxElementTypeId; ++id)
+        if (const ow::ElementTypeInfo* info = ow::element_type_info(id))
+          if (in.types.contains(info->type)) types.set(t++, val(info->js_name));
+      val spec = val::object();
+      spec.set("name", val(in.name));
+      spec.set("constraint", val(in.constraint));
+      spec.set("types", types);
+      inputs.set(k, spec);
+    }
+    val attributes = val::array();
+    for (size_t k = 0; k < v.attributes.size(); ++k) {
+      val spec = val::object();
+      spec.set("name", val(v.attributes[k].name));
+      spec.set("kind", val(ow::attr_kind_name(v.attributes[k].kind)));
+      spec.set("required", v.attributes[k].required);
+      attributes.set(k, spec);
+    }
+    o.set("inputs", inputs);
+    o.set("attributes", attributes);
+    list.set(i++, o);
+  }
+  return list;
+}
+
+// { kernels, threads (how many the largest gathers will use), minOpset, maxOpset }.
+val runtime_facts() {
+  val o = val::object();
+  o.set("kernels", val(ow::gather_kernels_best().target));
+  o.set("threads", static_cast<int>(ow::parallel_planned_threads()));
+  o.set("minOpset", ow::kMinOpset);
+  o.set("maxOpset", ow::kMaxOpset);
+  return o;
+}
+
+bool threads_active() { return ow::parallel_threads() > 1; }
+void enable_threads() { ow::parallel_enable(); }
+// Bytes the allocator has handed out and not taken back (for leak and soak tests). mallinfo's
+// fields are int: read as unsigned, so that a heap above 2 GiB is not negative (wasm32 <= 4 GiB).
+double heap_used() { return static_cast<double>(static_cast<uint32_t>(mallinfo().uordblks)); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(onnx_wasm) {
+  using emscripten::function;
+  // Embind 3.1.6 registers no memory views of 64-bit integers: BigInt64Array and BigUint64Array
+  // (8 and 9 in its typed-array table; needs -sWASM_BIGINT).
+  emscripten::internal::_embind_register_memory_view(emscripten::internal::TypeID<emscripten::memory_view<int64_t>>::get(), 8,
+                                                     "emscripten::memory_view<int64_t>");
+  emscripten::internal::_embind_register_memory_view(emscripten::internal::TypeID<emscripten::memory_view<uint64_t>>::get(), 9,
+                                                     "emscripten::memory_view<uint64_t>");
+  function("tensorCreate", &tensor_create);
+  function("tensorData", &tensor_data);
+  function("tensorInfo", &tensor_info);
+  function("tensorSharesBuffer", &tensor_shares_buffer);
+  function("tensorString", &tensor_string);
+  function("tensorSetString", &tensor_set_string);
+  function("prepareNode", &prepare_node);
+  function("nodeRun", &node_run);
+  function("nodeDelete", &node_delete);
+  function("nodeGatherRows", &node_gather_rows);
+  function("runNode", &run_node);
+  function("inferNode", &infer_node);
+  function("opVersions", &op_versions);
+  function("runtimeFacts", &runtime_facts);
+  function("threadsActive", &threads_active);
+  function("enableThreads", &enable_threads);
+  function("heapUsed", &heap_used);
+}
