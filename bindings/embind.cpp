@@ -1,18 +1,24 @@
-// The wasm boundary, registered with Embind (EMSCRIPTEN_BINDINGS below): tensors made, read and
-// exposed as typed arrays over wasm memory (typed_memory_view), nodes prepared and run, shape
+// The wasm boundary, registered with Embind (EMSCRIPTEN_BINDINGS at the end): tensors made, read
+// and exposed as typed arrays over wasm memory (typed_memory_view), nodes prepared and run, shape
 // inference, the registry and runtime facts. Values cross as Embind types (numbers, std::string,
-// emscripten::val arrays and objects, memory views); no rules of the ops live here. JS calls these
-// as Module.<name> from js/binding.mjs's callers. The per-run calls are plain exports
-// (run_path.cpp).
+// emscripten::val arrays and objects, memory views); no rules of the ops live here. JS calls them
+// as Module.<name> (js/tensor.mjs, node.mjs, prepared.mjs, runtime.mjs). Their invokers come from
+// embind-invoker.js: CSP-safe, and about 3 ns over a plain export (bench/boundary.mjs).
 //
-// Failures (one way, for every call): a call that can fail returns `val`, which is either its
+// Failures, one way for every call: a call that can fail returns `val`, which is either its
 // result or the failure, an object { code, message } with the code as in src/status_codes.def;
-// js/binding.mjs's check() turns the latter into a typed Error. The plain exports report no
-// failure: they return 0, and JS then makes the Embind call that does the same work.
-// A malformed call (a value of the wrong kind from JS) is a failure too: every value is checked
-// before Embind converts it, which would otherwise throw through C++ frames.
-// Memory: handles as in handles.h (JS owns every handle returned). A memory view is valid until
-// the tensor is freed or wasm memory grows (it then detaches).
+// js/binding.mjs's check() throws the latter as a typed Error. A malformed call (a value of the
+// wrong kind from JS) is a failure too: each value is checked before Embind converts it, which
+// would otherwise throw through C++ frames. The per-run calls (nodeRunHandle, tensorInfoAddress)
+// return integers instead, as a val costs 60 to 480 ns to make and read: they report no failure,
+// and 0 sends JS to the val call that does the same work (nodeRun, tensorInfo).
+//
+// Memory, one owner rule for every handle: a handle returned to JS (a tensor's or a prepared
+// node's wasm32 address, read with >>> 0) belongs to JS, which frees it exactly once with
+// tensorDelete (Tensor.dispose() or its FinalizationRegistry) or nodeDelete (PreparedNode's). A
+// tensor holds a counted reference to its buffer, so a Reshape/Flatten output keeps its input's
+// data alive after the input is freed. A memory view is valid until its tensor is freed or wasm
+// memory grows (it then detaches); tensorInfoAddress's doubles until the next call to it.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
@@ -21,18 +27,50 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <new>
 #include <string>
 #include <vector>
 
-#include "bindings/handles.h"
+#include "src/runtime.h"
 #include "src/kernels/gather.h"
 #include "src/parallel.h"
 
 namespace ow = onnxwasm;
-namespace ob = onnxwasm::binding;
 using emscripten::val;
 
 namespace {
+
+// ---- Handles.
+
+struct TensorHandle {
+  ow::Tensor tensor;
+};
+
+TensorHandle* tensor_at(uintptr_t p) { return reinterpret_cast<TensorHandle*>(p); }
+const ow::Tensor* tensor_or_null(uintptr_t p) { return p ? &tensor_at(p)->tensor : nullptr; }
+
+// A new handle owning `t`, or 0 when the record cannot be allocated (t is then freed).
+uintptr_t adopt(ow::Tensor&& t) { return reinterpret_cast<uintptr_t>(new (std::nothrow) TensorHandle{std::move(t)}); }
+
+// A node prepared once (op, opset and attributes checked) and run many times: the per-run path
+// behind InferenceSession.run.
+struct NodeHandle {
+  ow::PreparedOp op;
+};
+
+NodeHandle* node_at(uintptr_t p) { return reinterpret_cast<NodeHandle*>(p); }
+
+// Runs a prepared node on `n` (1 or 2) tensors: the new output's handle, or 0 with *status set.
+uintptr_t run_prepared(uintptr_t node, uintptr_t a, uintptr_t b, int n, ow::Status* status) {
+  const ow::Tensor* in[2] = {tensor_or_null(a), tensor_or_null(b)};
+  ow::Tensor out;
+  *status = node_at(node)->op.run(in, n == 2 ? 2 : 1, &out);
+  if (!status->is_ok()) return 0;
+  const uintptr_t h = adopt(std::move(out));
+  if (!h) *status = ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record");
+  return h;
+}
 
 // ---- Failures and results.
 
@@ -145,7 +183,7 @@ val tensor_create(int type_id, val dims, bool zeroed) {
   ow::Tensor t;
   const ow::Status s = ow::make_tensor(static_cast<ow::ElementType>(type_id), std::move(shape), &t, zeroed);
   if (!s.is_ok()) return failure(s);
-  const uintptr_t h = ob::adopt(std::move(t));
+  const uintptr_t h = adopt(std::move(t));
   return h ? handle_val(h) : no_record();
 }
 
@@ -158,7 +196,7 @@ val view_of(const ow::Buffer& b) {
 // names for its type (BigInt64Array for int64, Uint8Array for packed sub-byte types...);
 // undefined for strings.
 val tensor_data(uintptr_t p) {
-  const ow::Tensor& t = ob::tensor_at(p)->tensor;
+  const ow::Tensor& t = tensor_at(p)->tensor;
   const ow::Buffer& b = *t.buffer.get();
   const char* array = "";
   switch (t.type) {
@@ -183,7 +221,7 @@ val tensor_data(uintptr_t p) {
 
 // { type: ONNX id, dims: number[] } of a tensor (the path for ranks that ow_tensor_info leaves).
 val tensor_info(uintptr_t p) {
-  const ow::Tensor& t = ob::tensor_at(p)->tensor;
+  const ow::Tensor& t = tensor_at(p)->tensor;
   val dims = val::array();
   for (size_t i = 0; i < t.dims.size(); ++i) dims.set(i, static_cast<double>(t.dims[i]));
   val o = val::object();
@@ -192,12 +230,27 @@ val tensor_info(uintptr_t p) {
   return o;
 }
 
-bool tensor_shares_buffer(uintptr_t a, uintptr_t b) { return ob::tensor_at(a)->tensor.buffer == ob::tensor_at(b)->tensor.buffer; }
+// [type id, rank, dims...] of a tensor, as doubles at the address returned (the per-run path: an
+// output's Tensor reads them once), valid until the next call; 0 for a rank above 62 (then JS
+// calls tensorInfo).
+double g_info[64];
+uintptr_t tensor_info_address(uintptr_t p) {
+  const ow::Tensor& t = tensor_at(p)->tensor;
+  if (t.dims.size() + 2 > std::size(g_info)) return 0;
+  g_info[0] = static_cast<double>(t.type);
+  g_info[1] = static_cast<double>(t.dims.size());
+  for (size_t i = 0; i < t.dims.size(); ++i) g_info[i + 2] = static_cast<double>(t.dims[i]);
+  return reinterpret_cast<uintptr_t>(g_info);
+}
+
+void tensor_delete(uintptr_t p) { delete tensor_at(p); }
+
+bool tensor_shares_buffer(uintptr_t a, uintptr_t b) { return tensor_at(a)->tensor.buffer == tensor_at(b)->tensor.buffer; }
 
 // String element i (UTF-8 in wasm memory, a JS string across).
-std::string tensor_string(uintptr_t p, double i) { return ob::tensor_at(p)->tensor.buffer->strings()[static_cast<int64_t>(i)]; }
+std::string tensor_string(uintptr_t p, double i) { return tensor_at(p)->tensor.buffer->strings()[static_cast<int64_t>(i)]; }
 void tensor_set_string(uintptr_t p, double i, std::string s) {
-  ob::tensor_at(p)->tensor.buffer->strings()[static_cast<int64_t>(i)] = std::move(s);
+  tensor_at(p)->tensor.buffer->strings()[static_cast<int64_t>(i)] = std::move(s);
 }
 
 // ---- Nodes.
@@ -207,7 +260,7 @@ val prepare_node(std::string op, int opset, val attrs) {
   Reader r;
   ow::Attributes a = read_attributes(r, attrs);
   if (!r.ok()) return malformed("attributes must be [{ name, kind, value }]");
-  auto* node = new (std::nothrow) ob::NodeHandle();
+  auto* node = new (std::nothrow) NodeHandle();
   if (!node) return failure(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a prepared node"));
   const ow::Status s = ow::PreparedOp::prepare(op, opset, std::move(a), &node->op);
   if (!s.is_ok()) {
@@ -220,13 +273,20 @@ val prepare_node(std::string op, int opset, val attrs) {
   return o;
 }
 
-void node_delete(uintptr_t n) { delete ob::node_at(n); }
+void node_delete(uintptr_t n) { delete node_at(n); }
 
-// A prepared node run on `n` (1 or 2) tensors: the output's handle, or the failure.
+// A prepared node run on `n` (1 or 2) tensors (b is 0 for one): the output's handle, or the
+// failure.
 val node_run(uintptr_t node, uintptr_t a, uintptr_t b, int n) {
   ow::Status s;
-  const uintptr_t h = ob::run_prepared(node, a, b, n == 2 ? 2 : 1, &s);
+  const uintptr_t h = run_prepared(node, a, b, n, &s);
   return h ? handle_val(h) : failure(s);
+}
+
+// The same run on the per-run path: the output's handle, or 0 (then JS calls nodeRun).
+uintptr_t node_run_handle(uintptr_t node, uintptr_t a, uintptr_t b, int n) {
+  ow::Status s;
+  return run_prepared(node, a, b, n, &s);
 }
 
 // The rows a prepared Gather needs from data of `type_id` and `dims` that is not in memory (a
@@ -238,12 +298,12 @@ val node_gather_rows(uintptr_t n, uintptr_t indices, int type_id, val dims) {
   const std::vector<int64_t> shape = r.integers(dims);
   if (!r.ok()) return malformed("dims must be an array of integers");
   ow::Tensor remapped, rows;
-  const ow::Status s = ob::node_at(n)->op.plan_rows(static_cast<ow::ElementType>(type_id), shape, ob::tensor_at(indices)->tensor, &remapped, &rows);
+  const ow::Status s = node_at(n)->op.plan_rows(static_cast<ow::ElementType>(type_id), shape, tensor_at(indices)->tensor, &remapped, &rows);
   if (!s.is_ok()) return failure(s);
-  const uintptr_t hr = ob::adopt(std::move(rows));
-  const uintptr_t hm = hr ? ob::adopt(std::move(remapped)) : 0;
+  const uintptr_t hr = adopt(std::move(rows));
+  const uintptr_t hm = hr ? adopt(std::move(remapped)) : 0;
   if (!hm) {
-    delete ob::tensor_at(hr);
+    delete tensor_at(hr);
     return no_record();
   }
   val o = val::object();
@@ -258,16 +318,16 @@ val run_node(std::string op, int opset, val attrs, val inputs) {
   Reader r;
   ow::Attributes a = read_attributes(r, attrs);
   std::vector<const ow::Tensor*> in;
-  for (const double h : r.numbers(inputs)) in.push_back(ob::tensor_or_null(static_cast<uintptr_t>(h)));
+  for (const double h : r.numbers(inputs)) in.push_back(tensor_or_null(static_cast<uintptr_t>(h)));
   if (!r.ok()) return malformed("a node and an array of tensor handles");
   std::vector<ow::Tensor> out;
   const ow::Status s = ow::run_node(op, opset, a, in, &out);
   if (!s.is_ok()) return failure(s);
   std::vector<uintptr_t> handles;
   for (ow::Tensor& t : out) {
-    const uintptr_t h = ob::adopt(std::move(t));
+    const uintptr_t h = adopt(std::move(t));
     if (!h) {
-      for (const uintptr_t k : handles) delete ob::tensor_at(k);
+      for (const uintptr_t k : handles) delete tensor_at(k);
       return no_record();
     }
     handles.push_back(h);
@@ -405,11 +465,14 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
   function("tensorCreate", &tensor_create);
   function("tensorData", &tensor_data);
   function("tensorInfo", &tensor_info);
+  function("tensorInfoAddress", &tensor_info_address);
+  function("tensorDelete", &tensor_delete);
   function("tensorSharesBuffer", &tensor_shares_buffer);
   function("tensorString", &tensor_string);
   function("tensorSetString", &tensor_set_string);
   function("prepareNode", &prepare_node);
   function("nodeRun", &node_run);
+  function("nodeRunHandle", &node_run_handle);
   function("nodeDelete", &node_delete);
   function("nodeGatherRows", &node_gather_rows);
   function("runNode", &run_node);

@@ -120,7 +120,7 @@ export function runNode(node, inputs, options = {}) {
       for (const h of outputs) tensors.push(tensorFromHandle(h));   // (frees h itself when it throws)
     } catch (e) {
       tensors.forEach((t) => t.dispose());
-      outputs.slice(tensors.length + 1).forEach((h) => m._ow_tensor_delete(h));
+      outputs.slice(tensors.length + 1).forEach((h) => m.tensorDelete(h));
       throw e;
     }
     return tensors;

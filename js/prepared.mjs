@@ -1,7 +1,7 @@
-// prepareNode: a node parsed and resolved once (Embind's Module.prepareNode), run many times
-// through the per-run plain exports (_ow_node_run1/2: integers in, an integer out). InferenceSession
-// runs its nodes this way; runNode is the one-off form. A run those exports decline (0) is made
-// again through Module.nodeRun, which returns the output or the failure (binding.mjs).
+// prepareNode: a node parsed and resolved once (Module.prepareNode), run many times through
+// Module.nodeRunHandle (integers in, an integer out). InferenceSession runs its nodes this way;
+// runNode is the one-off form. A run that gives 0 is made again through Module.nodeRun, which
+// returns the output or the failure (binding.mjs).
 // Memory: the PreparedNode owns a C++ object freed by dispose() (or when garbage collected); the
 // Tensors that run() returns belong to the caller.
 import { check } from './binding.mjs';
@@ -40,8 +40,9 @@ export class PreparedNode {
       throw invalidArgument(`${this.#label}: inputs must be Tensors of onnx-wasm`);
     }
     const m = getModule();
-    const h = (this.#arity === 2 ? m._ow_node_run2(n, a.handle, b.handle) : m._ow_node_run1(n, a.handle)) >>> 0;
-    return [tensorFromHandle(h || check(m.nodeRun(n, a.handle, this.#arity === 2 ? b.handle : 0, this.#arity)))];
+    const bh = this.#arity === 2 ? b.handle : 0;
+    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity) >>> 0;
+    return [tensorFromHandle(h || check(m.nodeRun(n, a.handle, bh, this.#arity)))];
   }
 
   // The same for one or two Tensors, returning the output Tensor: the per-node call of
@@ -52,8 +53,9 @@ export class PreparedNode {
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
     if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
     const m = loadedModule;
-    const h = (b === undefined ? m._ow_node_run1(n, a.handle) : m._ow_node_run2(n, a.handle, b.handle)) >>> 0;
-    return tensorFromHandle(h || check(m.nodeRun(n, a.handle, b === undefined ? 0 : b.handle, this.#arity)));
+    const bh = b === undefined ? 0 : b.handle;
+    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity) >>> 0;
+    return tensorFromHandle(h || check(m.nodeRun(n, a.handle, bh, this.#arity)));
   }
 
   // For a Gather whose data (type id and dims) is a table outside memory: the same checks as a run

@@ -1,7 +1,7 @@
 // Tensor: data that lives in wasm memory. Created once (Embind's Module.tensorCreate, data copied
 // in), then passed to any number of calls without copying; `data` is the typed array over wasm
 // memory that Module.tensorData returns (typed_memory_view), made again when memory grows.
-// Memory: the Tensor owns one C++ tensor (a handle, freed with _ow_tensor_delete); dispose() frees
+// Memory: the Tensor owns one C++ tensor (a handle, freed with Module.tensorDelete); dispose() frees
 // it, and a FinalizationRegistry frees it if the Tensor is garbage collected first (registered at
 // the end of the task that made it: see registerLater).
 import { check } from './binding.mjs';
@@ -16,7 +16,7 @@ const REGISTER = Symbol('register');
 export const UNINITIALIZED = Symbol('uninitialized');
 let stringWrites = 0;   // writes through any string tensor's data array (see #stringArray)
 const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((ptr) => getModule()._ow_tensor_delete(ptr))
+  ? new FinalizationRegistry((ptr) => getModule().tensorDelete(ptr))
   : null;
 
 // Registering with the FinalizationRegistry costs about 0.4 µs, as much as a whole tiny Gather,
@@ -276,20 +276,20 @@ export class Tensor {
   dispose() {
     if (!this.#ptr) return;
     if (this.#registered) finalizer.unregister(this);
-    loadedModule._ow_tensor_delete(this.#ptr);
+    loadedModule.tensorDelete(this.#ptr);
     this.#ptr = 0;
     this.#view = null;
   }
 }
 
 // The Tensor of a C++ tensor that a call returned (a run's output), its type and dims read with
-// one call (the plain export _ow_tensor_info; Module.tensorInfo for a rank above 62); or the tensor
+// one call (Module.tensorInfoAddress; Module.tensorInfo for a rank above 62); or the tensor
 // is freed and the error thrown. Dims above 2^53 - 1 cannot be held exactly by JS numbers; only a
 // tensor of zero elements can have one (a Reshape or Gather of an empty tensor), and it is refused
 // as new Tensor refuses such dims.
 export function tensorFromHandle(h) {
   const m = loadedModule;
-  const at = m._ow_tensor_info(h) >>> 0;
+  const at = m.tensorInfoAddress(h) >>> 0;
   let type, dims;
   if (at) {
     const heap = heapF64(m), info = at / 8;
@@ -304,7 +304,7 @@ export function tensorFromHandle(h) {
   }
   for (let i = 0; i < dims.length; ++i) {
     if (dims[i] > Number.MAX_SAFE_INTEGER) {
-      m._ow_tensor_delete(h);
+      m.tensorDelete(h);
       throw new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
     }
   }
