@@ -6,8 +6,12 @@
 // arity (up to 4 arguments, free functions, argument types with no destructor stack: every
 // function of bindings/embind.cpp), which does what the generated source would: wire each
 // argument, call, run the argument destructors (a std::string's free), read the return value.
-// Anything else (class methods, more arguments, types that need a destructor stack) takes a
-// generic closure, as 3.1.6's DYNAMIC_EXECUTION=0 path does.
+// Where every argument is a C++ number (integers of 32 bits or less, float, double) the closure
+// passes the JS values as they are: their toWireType only returns the value (unsigned: >>> 0,
+// which the call's own ToInt32 makes the same bits), and in V8's first tiers, a session's first
+// runs, each of those calls cost as much as the wasm call itself. Anything else (class methods,
+// more arguments, types that need a destructor stack) takes a generic closure, as 3.1.6's
+// DYNAMIC_EXECUTION=0 path does.
 mergeInto(LibraryManager.library, {
   $craftInvokerFunction__deps: ['$throwBindingError', '$runDestructors'],
   $craftInvokerFunction: function(humanName, argTypes, classType, cppInvokerFunc, cppTargetFunc) {
@@ -24,6 +28,45 @@ mergeInto(LibraryManager.library, {
     var badCount = function(n) {
       throwBindingError('function ' + humanName + ' called with ' + n + ' arguments, expected ' + expected + ' args!');
     };
+
+    // Number types as embind.js registers them (bind.cpp's names).
+    var NUMBERS = ['char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int',
+      'long', 'unsigned long', 'float', 'double'];
+    var isNumber = function(t) { return NUMBERS.indexOf(t.name) >= 0; };
+    if (!isClassMethod && expected <= 4 && params.every(isNumber) && (isNumber(retType) || !returns || retType.name === 'bool')) {
+      // The return value: 0 as it is, 1 unsigned (>>> 0), 2 bool. (No `arguments` here: in V8's
+      // first tiers it allocates an object per call. A missing argument is undefined, which no
+      // number is; one too many is ignored.)
+      var kind = !returns ? 0 : retType.name === 'bool' ? 2 : retType.name.indexOf('unsigned') === 0 ? 1 : 0;
+      var g = cppInvokerFunc, gfn = cppTargetFunc;
+      var missing = function() { throwBindingError('function ' + humanName + ' called with too few arguments, expected ' + expected + ' args!'); };
+      switch (expected) {
+        case 0: return function() {
+          var rv = g(gfn);
+          return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
+        };
+        case 1: return function(x0) {
+          if (x0 === undefined) missing();
+          var rv = g(gfn, x0);
+          return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
+        };
+        case 2: return function(x0, x1) {
+          if (x1 === undefined) missing();
+          var rv = g(gfn, x0, x1);
+          return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
+        };
+        case 3: return function(x0, x1, x2) {
+          if (x2 === undefined) missing();
+          var rv = g(gfn, x0, x1, x2);
+          return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
+        };
+        default: return function(x0, x1, x2, x3) {
+          if (x3 === undefined) missing();
+          var rv = g(gfn, x0, x1, x2, x3);
+          return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
+        };
+      }
+    }
 
     if (!isClassMethod && !needsStack && expected <= 4) {
       var t0 = params[0], t1 = params[1], t2 = params[2], t3 = params[3];

@@ -7,10 +7,11 @@ import { invalidArgument } from './errors.mjs';
 import { OpsetError, ShapeError } from './generated/errors.mjs';
 import { getModule, opsetRange } from './runtime.mjs';
 import { Tensor, tensorFromHandle } from './tensor.mjs';
+import { tensorsFromLikes } from './tensor-likes.mjs';
 import { typeById, typeByName } from './types.mjs';
 
 // AttributeProto.AttributeType numbers, for NodeProto-shaped nodes.
-const ATTR_TYPES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
+export const ATTR_TYPE_NAMES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
 const utf8 = new TextDecoder();
 
 function toInt(v, what) {
@@ -40,12 +41,15 @@ function attributeFromValue(name, value) {
   throw invalidArgument(`${what} has a value onnx-wasm cannot read: ${String(value)}`);
 }
 
-function attributeFromProto(a) {
-  const kind = typeof a.type === 'string' ? a.type : ATTR_TYPES[a.type];
+// An AttributeProto-shaped attribute as { name, kind, value }. `exact` false (for display) keeps
+// an int64 beyond 2^53 as a bigint instead of refusing it.
+export function attributeFromProto(a, exact = true) {
+  const kind = typeof a.type === 'string' ? a.type : ATTR_TYPE_NAMES[a.type];
   const what = `attribute '${a.name}'`;
+  const int = exact ? protoInt : (v) => { try { return protoInt(v, what); } catch { return BigInt(v); } };
   switch (kind) {
-    case 'INT': return { name: a.name, kind, value: protoInt(a.i, what) };
-    case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => protoInt(x, `${what}[${i}]`)) };
+    case 'INT': return { name: a.name, kind, value: int(a.i, what) };
+    case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => int(x, `${what}[${i}]`)) };
     case 'FLOAT': return { name: a.name, kind, value: a.f ?? 0 };
     case 'FLOATS': return { name: a.name, kind, value: Array.from(a.floats ?? []) };
     case 'STRING': return { name: a.name, kind, value: toStr(a.s ?? '') };
@@ -63,7 +67,7 @@ export function normalizeNode(node) {
   if (domain !== '' && domain !== 'ai.onnx')
     throw invalidArgument(`node ${opType} is in domain '${domain}'; onnx-wasm runs the default ONNX domain only`);
   const attrs = Array.isArray(node.attribute)
-    ? node.attribute.map(attributeFromProto)
+    ? node.attribute.map((a) => attributeFromProto(a))
     : Array.from(node.attributes instanceof Map ? node.attributes : Object.entries(node.attributes ?? {}),
       ([k, v]) => attributeFromValue(k, v));
   return { opType, attrs };
@@ -94,26 +98,9 @@ export function runNode(node, inputs, options = {}) {
   const { opType, attrs } = normalizeNode(node);
   const opset = opsetOf(opType, options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array of tensors');
-  const temporaries = [];
-  // Tensor-like inputs whose data is a view into wasm memory (another tensor's data): copying
-  // one input in can grow memory and detach the views of the next ones, so note where they are.
-  const heap = m.HEAPU8.buffer;
-  const places = inputs.map((x) => {
-    const d = x instanceof Tensor ? null : x?.data;
-    return ArrayBuffer.isView(d) && d.buffer === heap ? [d.constructor, d.byteOffset, d.length] : null;
-  });
+  const { tensors: given, made } = tensorsFromLikes(inputs, (i) => `inputs[${i}]`);
   try {
-    const handles = inputs.map((x, i) => {
-      if (x === null || x === undefined) return 0;
-      if (x instanceof Tensor) return x.handle;
-      if (typeof x === 'object' && 'type' in x && 'data' in x) {
-        const data = places[i] ? new places[i][0](m.HEAPU8.buffer, places[i][1], places[i][2]) : x.data;
-        const t = new Tensor(x.type, data, x.dims === undefined ? undefined : Array.from(x.dims));
-        temporaries.push(t);
-        return t.handle;
-      }
-      throw invalidArgument(`inputs[${i}] is not a tensor`);
-    });
+    const handles = given.map((t) => (t ? t.handle : 0));
     const outputs = check(m.runNode(opType, opset, attrs, handles));
     const tensors = [];
     try {
@@ -125,7 +112,7 @@ export function runNode(node, inputs, options = {}) {
     }
     return tensors;
   } finally {
-    temporaries.forEach((t) => t.dispose());
+    made.forEach((t) => t.dispose());
   }
 }
 

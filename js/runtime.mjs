@@ -16,7 +16,9 @@ let runtimeInfo = null;
 // call and check cost as much as the read itself in V8's first tiers, a session's first runs.
 export let loadedModule = null;
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+// Node (and Deno and Bun, which set process.versions.node), not a browser page: the one test, also
+// for js/model/.
+export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
   typeof window === 'undefined';
 
 // The smallest module using a v128 instruction (the probe of wasm-feature-detect).

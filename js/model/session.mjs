@@ -8,10 +8,11 @@
 // them); the Tensors that run() returns belong to the caller.
 import { invalidArgument, OnnxWasmError } from '../errors.mjs';
 import { DisposedError, UnsupportedOpError } from '../generated/errors.mjs';
-import { inferShapes } from '../node.mjs';
+import { ATTR_TYPE_NAMES, attributeFromProto, inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
+import { tensorsFromLikes } from '../tensor-likes.mjs';
 import { ExternalData, loadInitializers, loadingOptions, sizeText } from './external-data.mjs';
 import { decodeModel } from './onnx-proto.mjs';
 import { readModel } from './sources.mjs';
@@ -57,29 +58,14 @@ function constantTensor(node, loaded) {
   }
 }
 
-// A node's attributes as a plain object, for display (ints as numbers, bytes as text).
+// A node's attributes as a plain object, for display: each read as node.mjs reads it for a run
+// (ints as numbers, a bigint beyond 2^53, bytes as text); a tensor or other kind by its name.
 function plainAttributes(node) {
-  const text = (b) => new TextDecoder().decode(b);
   const out = {};
   for (const a of node.attribute) {
-    switch (a.type) {
-      case 1: out[a.name] = a.f; break;
-      case 2: out[a.name] = Number(a.i); break;
-      case 3: out[a.name] = text(a.s); break;
-      case 4: out[a.name] = `<tensor ${a.t?.name ?? ''}>`; break;
-      case 6: out[a.name] = Array.from(a.floats); break;
-      case 7: out[a.name] = Array.from(a.ints, Number); break;
-      case 8: out[a.name] = a.strings.map(text); break;
-      default: out[a.name] = `<attribute type ${a.type}>`;
-    }
+    out[a.name] = a.type === 4 ? `<tensor ${a.t?.name ?? ''}>` : ATTR_TYPE_NAMES[a.type] ? attributeFromProto(a, false).value : `<attribute type ${a.type}>`;
   }
   return out;
-}
-
-// A feed given as { type, data, dims }: a temporary Tensor, disposed after the run.
-function feedTensor(name, x) {
-  if (!x || typeof x !== 'object' || !('type' in x) || !('data' in x)) throw invalidArgument(`feed '${name}' is not a tensor`);
-  return new Tensor(x.type, x.data, x.dims === undefined ? undefined : Array.from(x.dims));
 }
 
 // A declared shape as text: [batch, 4, ?].
@@ -347,25 +333,33 @@ export class InferenceSession {
       let symbols = null;
       // (indexed loops: a session's first runs execute in V8's interpreter and baseline tiers,
       // where each for-of loop costs an iterator)
+      // Tensor feeds are checked at once; { type, data, dims } feeds are copied in together
+      // afterwards (tensor-likes.mjs: one may be a view that another's copy would detach).
+      let likes = null;
       const inputs = plan.inputs;
       for (let k = 0; k < inputs.length; ++k) {
         const { spec, slot, symbolic } = inputs[k];
-        let t = feeds[spec.name];
+        const t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
-        if (!(t instanceof Tensor)) (state.temporaries ??= []).push(t = feedTensor(spec.name, t));
-        this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
-        slots[slot] = t;
+        if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
+        else {
+          this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
+          slots[slot] = t;
+        }
       }
       // Feeds beyond the graph inputs: initializers that may be overridden, or an error.
       for (const name in feeds) {
         if (plan.inputNames.has(name)) continue;
         const o = plan.overridable.get(name);
         if (!o) throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
-        let t = feeds[name];
-        if (!(t instanceof Tensor)) (state.temporaries ??= []).push(t = feedTensor(name, t));
-        if (o.spec) this.#check(name, t, o.spec, o.symbolic ? (symbols ??= new Map()) : null);
-        slots[o.slot] = t;
+        const t = feeds[name];
+        if (!(t instanceof Tensor)) (likes ??= []).push({ name, t, spec: o.spec, slot: o.slot, symbolic: o.symbolic });
+        else {
+          if (o.spec) this.#check(name, t, o.spec, o.symbolic ? (symbols ??= new Map()) : null);
+          slots[o.slot] = t;
+        }
       }
+      if (likes) symbols = this.#copyLikes(likes, state, symbols);
       const steps = plan.steps, produced = state.produced;
       for (let k = 0; k < steps.length; ++k) {
         const st = steps[k];
@@ -444,6 +438,19 @@ export class InferenceSession {
       abandon(state);
       throw e;
     }
+  }
+
+  // The { type, data, dims } feeds copied in as temporary Tensors (state.temporaries), checked and
+  // placed in their slots. Returns the symbols seen so far.
+  #copyLikes(likes, state, symbols) {
+    const { tensors, made } = tensorsFromLikes(likes.map((f) => (f.t === null ? {} : f.t)), (i) => `feed '${likes[i].name}'`);
+    state.temporaries = made;
+    for (let i = 0; i < likes.length; ++i) {
+      const { name, spec, slot, symbolic } = likes[i];
+      if (spec) this.#check(name, tensors[i], spec, symbolic ? (symbols ??= new Map()) : null);
+      state.slots[slot] = tensors[i];
+    }
+    return symbols;
   }
 
   // A feed against its graph input: type, rank, fixed dims, and one value per symbol.

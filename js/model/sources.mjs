@@ -6,14 +6,13 @@
 // also read scattered runs of rows, for tables kept outside wasm memory.
 // Memory: nothing here allocates in wasm memory; callers own the addresses they pass.
 import { ModelError } from '../generated/errors.mjs';
-import { getModule } from '../runtime.mjs';
+import { getModule, isNode } from '../runtime.mjs';
 
 const MiB = 1 << 20;
 export const CHUNK = 64 * MiB;         // one read into wasm memory from a file (fs caps one read at 2 GiB)
 const BLOB_CHUNK = 16 * MiB;           // one Blob slice held in JS memory
 const BLOB_READS_IN_FLIGHT = 8;        // slices read at once for a table kept in a Blob
 
-export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
 // Node's fs and path, or null outside Node (process.getBuiltinModule avoids import()'s 3 ms).
 export async function nodeModules() {

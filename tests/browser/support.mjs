@@ -35,6 +35,10 @@ export const preloadPair = (entry, wasm) => `<link rel="modulepreload" href="${e
 export const headSnippet = (entry, wasm) => `${preloadPair(entry, wasm)}
 <script>const onnxWasmModule = WebAssembly.compileStreaming(fetch('${wasm}'));</script>`;
 
+// The strict Content-Security-Policy every entry must work under (no 'unsafe-eval', no inline
+// scripts): what a Chrome extension (Manifest V3) or a hardened site allows.
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:";
+
 // A page's console errors and uncaught exceptions, collected for asserts.
 export function watchPage(page) {
   const problems = [];
@@ -49,10 +53,12 @@ const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.
 // Serves `root` on 127.0.0.1 (a free port). isolated: COOP/COEP headers, so the page may use
 // SharedArrayBuffer and the threads build. `requests`: an array to which each request's path is
 // pushed, for tests that count what a page fetched. `onPost(path, body)`: called with each POST
-// request's path and text body (answered 204), for pages that report a result.
-export async function serveDir(root, { isolated = false, requests = null, onPost = null } = {}) {
+// request's path and text body (answered 204), for pages that report a result. `csp`: a
+// Content-Security-Policy sent with every response (pages and the workers' scripts).
+export async function serveDir(root, { isolated = false, requests = null, onPost = null, csp = null } = {}) {
   const headers = isolated
     ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {};
+  if (csp) headers['Content-Security-Policy'] = csp;
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     requests?.push(path);

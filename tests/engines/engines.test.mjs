@@ -6,6 +6,9 @@
 // engine reports a JSON result: the module chosen and why, and every check (Gather with each
 // kernel width, Reshape sharing memory, a model with external data, a typed error and recovery,
 // dispose). The model and its weights.bin are built here once, from tests/engines/model-layout.mjs.
+// Each browser also runs the suite with every entry (onnx-wasm, onnx-wasm/web, onnx-wasm/web-threads)
+// under a strict Content-Security-Policy (no 'unsafe-eval', no inline script), and a control page
+// that calls `new Function` under the same policy must fail there.
 // The engine versions used are printed as diagnostics.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
@@ -21,7 +24,7 @@ import {
   StringStringEntryProtoSchema, TensorProtoSchema,
 } from 'onnx-buf';
 import puppeteer from 'puppeteer-core';
-import { headSnippet, launchChromium, repo, serveDir, watchPage } from '../browser/support.mjs';
+import { STRICT_CSP, headSnippet, launchChromium, repo, serveDir, watchPage } from '../browser/support.mjs';
 import { attribute, rawTensor, valueInfo } from '../support/gen-models.mjs';
 import { LAYOUT } from './model-layout.mjs';
 
@@ -83,6 +86,14 @@ function resolveBrowserEntry(pkg) {
   return entry.replace(/^\.\//, '');
 }
 
+// Pages for the strict CSP, which allows no inline script (and so no import map): for each entry,
+// suite-<name>.mjs imports it by path, run-page-<name>.mjs runs that suite, and the head snippet
+// is a script file (snippet-<name>.js). csp-control.html calls `new Function`, which must fail.
+const CSP_PAGES = [
+  { name: 'index', entry: () => `./${browserEntry}`, label: "onnx-wasm (its browser entry)" },
+  { name: 'web', entry: () => './node_modules/onnx-wasm/dist/onnx-wasm.web.mjs', wasm: 'onnx-wasm.wasm', label: 'onnx-wasm/web with the head snippet' },
+  { name: 'web-threads', entry: () => './node_modules/onnx-wasm/dist/onnx-wasm-threads.web.mjs', wasm: 'threads/onnx-wasm-threads.wasm', label: 'onnx-wasm/web-threads with the head snippet' },
+];
 before(() => {
   mkdirSync(app);
   execFileSync('npm', ['pack', repo, '--pack-destination', tmp, '--silent'], { cwd: tmp, stdio: 'pipe' });
@@ -106,7 +117,31 @@ before(() => {
 ${headSnippet(`${dist}${entry}`, `${dist}${wasm}`)}
 <script type="module" src="./run-page.mjs"></script><body></body>`);
   }
+  writeCspPages();
 });
+
+function writeCspPages() {
+  const suite = readFileSync(join(here, 'suite.mjs'), 'utf8'), runPage = readFileSync(join(here, 'run-page.mjs'), 'utf8');
+  for (const { name, entry, wasm } of CSP_PAGES) {
+    const imports = suite.split("from 'onnx-wasm';");
+    assert.equal(imports.length, 2, "suite.mjs imports 'onnx-wasm' once");
+    writeFileSync(join(app, `suite-${name}.mjs`), imports.join(`from '${entry()}';`));
+    writeFileSync(join(app, `run-page-${name}.mjs`), runPage.replace("from './suite.mjs';", `from './suite-${name}.mjs';`));
+    if (wasm) writeFileSync(join(app, `snippet-${name}.js`), `const onnxWasmModule = WebAssembly.compileStreaming(fetch('./node_modules/onnx-wasm/dist/${wasm}'));\n`);
+    writeFileSync(join(app, `csp-${name}.html`), `<!doctype html><html${wasm ? ' data-snippet="1"' : ''}><meta charset="utf-8"><title>onnx-wasm under a strict CSP</title><link rel="icon" href="./favicon.ico">
+${wasm ? `<script src="./snippet-${name}.js"></script>` : ''}<script type="module" src="./run-page-${name}.mjs"></script><body></body>`);
+  }
+  writeFileSync(join(app, 'csp-control.mjs'), `let result;
+try {
+  result = { value: new Function('return 41 + 1')() };
+} catch (e) {
+  result = { error: \`\${e.name}: \${e.message}\` };
+}
+document.body.dataset.result = JSON.stringify(result);
+`);
+  writeFileSync(join(app, 'favicon.ico'), new Uint8Array(0));   // (a data: icon is itself refused by default-src 'self')
+  writeFileSync(join(app, 'csp-control.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="./favicon.ico"><script type="module" src="./csp-control.mjs"></script><body></body>`);
+}
 after(() => {
   console.log(`engine versions used: ${JSON.stringify(versions)}`);
   // KEEP_ENGINE_APP=1 keeps the installed app folder, to rerun an engine by hand.
@@ -207,7 +242,10 @@ for (const spec of browsers) {
       if (!existsSync(spec.executable)) { skip = `${spec.executable} is not installed (scripts/setup.sh --browser installs it)`; return; }
       browser = await spec.launch();
       versions[spec.name] = await spec.version(browser);
-      for (const isolated of [false, true]) servers[isolated] = await serveDir(app, { isolated });
+      for (const isolated of [false, true]) {
+        servers[isolated] = await serveDir(app, { isolated });
+        servers[`csp ${isolated}`] = await serveDir(app, { isolated, csp: STRICT_CSP });
+      }
     });
     // The browser first: a server's close() waits for the browser's keep-alive connections to end.
     after(async () => {
@@ -235,6 +273,25 @@ for (const spec of browsers) {
         assertResult(t, result, { module, reasonPattern: isolated ? /cross-origin isolated/ : /one thread/ });
         assert.deepEqual(problems, [], 'page errors');
       });
+      for (const { name, label } of CSP_PAGES) {
+        // (the threads entry runs where it can: in the cross-origin isolated page)
+        if (name === 'web-threads' && (!isolated || module !== 'onnx-wasm-threads')) continue;
+        const expected = name === 'web' ? 'onnx-wasm' : module;
+        test(`strict CSP, ${isolated ? 'cross-origin isolated' : 'plain page'}: ${label}, ${expected}`, { timeout: 90000 }, async (t) => {
+          if (skip) { t.skip(skip); return; }
+          const { result, problems } = await runPage(browser, `${servers[`csp ${isolated}`].url}csp-${name}.html`);
+          assert.equal(result.crossOriginIsolated, isolated, 'crossOriginIsolated');
+          assertResult(t, result, { module: expected });
+          assert.deepEqual(problems, [], 'page errors (a CSP violation is one)');
+        });
+      }
     }
+    test(`strict CSP control: a page calling new Function fails under ${STRICT_CSP}`, { timeout: 90000 }, async (t) => {
+      if (skip) { t.skip(skip); return; }
+      const { result } = await runPage(browser, `${servers['csp false'].url}csp-control.html`);
+      assert.equal(result.value, undefined, 'new Function ran under the strict CSP: the CSP pages above prove nothing');
+      assert.match(result.error, /^EvalError: /);
+      t.diagnostic(`the control page got: ${result.error}`);
+    });
   });
 }

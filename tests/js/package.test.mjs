@@ -4,7 +4,7 @@
 // declarations cover every runtime export and compile against a small typed program.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -37,6 +37,19 @@ test('the tarball holds the package and nothing else', () => {
   const allowed = /^(package\.json|README\.md|js\/.*\.(mjs|d\.ts)|dist\/.*|bin\/.*\.mjs)$/;
   assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
   assert.ok(!files.some((f) => /^(src|tests|bindings|scripts|bench|examples|build)\//.test(f)));
+});
+
+// A page whose Content-Security-Policy lacks 'unsafe-eval' refuses both (tests/engines runs the
+// entries under such a policy; this names the file and the line if one comes back).
+test('no shipped JavaScript calls new Function or eval', () => {
+  const found = [];
+  for (const f of files.filter((x) => /\.(m|c)?js$/.test(x))) {
+    readFileSync(join(app, 'node_modules/onnx-wasm', f), 'utf8').split('\n').forEach((line, i) => {
+      const m = /\bnew\s+Function\s*\(|(?<![.\w$])eval\s*\(/.exec(line);
+      if (m) found.push(`${f}:${i + 1}: ${line.slice(Math.max(0, m.index - 40), m.index + 60)}`);
+    });
+  }
+  assert.deepEqual(found, []);
 });
 
 const gatherProgram = `const t = new o.Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]);
