@@ -113,13 +113,12 @@ class Reader {
     if (!v.isArray()) return bad(0u);
     return v["length"].as<uint32_t>();
   }
-  // An array of numbers, converted in one copy (not one call per element).
+  // An array of numbers (each checked: a typed array's copy would turn '3' into 3).
   std::vector<double> numbers(const val& v) {
     const uint32_t n = length(v);
-    if (!ok_ || n == 0) return {};
-    std::vector<double> out = emscripten::convertJSArrayToNumberVector<double>(v);
-    for (const double d : out)
-      if (std::isnan(d)) return bad(std::vector<double>());   // (a non-number converts to NaN)
+    std::vector<double> out;
+    out.reserve(n);
+    for (uint32_t i = 0; i < n && ok_; ++i) out.push_back(number(v[i]));
     return out;
   }
   std::vector<int64_t> integers(const val& v) {

@@ -1,0 +1,109 @@
+// The wasm boundary itself (bindings/embind.cpp), called as js/ calls it, with values of the wrong
+// kind: each call returns the failure { code, message } (no abort, nothing thrown through C++
+// frames), leaves nothing allocated, and the module keeps working. Also: a failure is never
+// mistaken for a result by js/binding.mjs's check(), and the per-run integer calls agree with the
+// val calls that report their failures.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { init, memoryStats } from '../../js/index.mjs';
+import { check } from '../../js/binding.mjs';
+import { getModule } from '../../js/runtime.mjs';
+
+await init();
+const m = getModule();
+const axis0 = [{ name: 'axis', kind: 'INT', value: 0 }];
+const handle = (r) => { assert.equal(typeof r, 'number', JSON.stringify(r)); return r; };
+
+const malformed = [
+  ['attributes not an array', () => m.prepareNode('Gather', 13, 'axis')],
+  ['an attribute without a string name', () => m.prepareNode('Gather', 13, [{ name: 1, kind: 'INT', value: 0 }])],
+  ['an attribute of an unknown kind', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'TENSOR', value: 0 }])],
+  ['an INT that is a string', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'INT', value: '0' }])],
+  ['an INT that is not an integer', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'INT', value: 0.5 }])],
+  ['an INT beyond 2^53', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'INT', value: 2 ** 60 }])],
+  ['INTS with a string', () => m.prepareNode('Reshape', 13, [{ name: 'shape', kind: 'INTS', value: [1, 'a'] }])],
+  ['STRINGS with a number', () => m.prepareNode('Gather', 13, [{ name: 'names', kind: 'STRINGS', value: ['a', 2] }])],
+  ['dims not an array', () => m.tensorCreate(1, 4, true)],
+  ['dims with a fraction', () => m.tensorCreate(1, [2, 1.5], true)],
+  ['dims with a string', () => m.tensorCreate(1, [2, '3'], true)],
+  ['run inputs not an array', () => m.runNode('Gather', 13, axis0, 7)],
+  ['run inputs with a string', () => m.runNode('Gather', 13, axis0, ['a', 0])],
+  ['infer inputs not an array', () => m.inferNode('Gather', 13, axis0, {})],
+  ['infer input without a numeric type', () => m.inferNode('Gather', 13, axis0, [{ type: 'float32', dims: [2] }])],
+  ['infer dims with an object', () => m.inferNode('Gather', 13, axis0, [{ type: 1, dims: [{}] }, { type: 7, dims: [] }])],
+  ['infer value with a string', () => m.inferNode('Reshape', 13, [], [{ type: 1, dims: [4] }, { type: 7, dims: [1], value: ['4'] }])],
+];
+
+for (const [name, call] of malformed) {
+  test(`malformed call: ${name} → { code, message }, nothing left allocated`, () => {
+    const before = memoryStats().heapUsed;
+    const r = call();
+    assert.equal(r.code, 'ERR_INVALID_ARGUMENT', JSON.stringify(r));
+    assert.match(r.message, /^malformed call from JS to the wasm module: /);
+    assert.throws(() => check(r), (e) => e.name === 'InvalidArgumentError' && e.code === 'ERR_INVALID_ARGUMENT' && e.message === r.message);
+    assert.equal(memoryStats().heapUsed, before, 'heap in use after the call');
+  });
+}
+
+test("a JS value Embind itself cannot convert (an op name that is not a string) is Embind's error, thrown before C++ runs", () => {
+  const before = memoryStats().heapUsed;
+  assert.throws(() => m.prepareNode(5, 13, axis0), (e) => e.name === 'BindingError' && /Cannot pass non-string to std::string/.test(e.message));
+  assert.equal(memoryStats().heapUsed, before);
+});
+
+test('the module keeps working after every malformed call', () => {
+  const data = handle(m.tensorCreate(1, [3, 2], true));
+  const ids = handle(m.tensorCreate(7, [1], true));
+  m.tensorData(data).set([1, 2, 3, 4, 5, 6]);
+  m.tensorData(ids)[0] = 2n;
+  const { node, inputs } = check(m.prepareNode('Gather', 13, axis0));
+  assert.equal(inputs, 2);
+  const out = handle(check(m.nodeRun(node, data, ids, 2)));
+  assert.deepEqual(Array.from(m.tensorData(out)), [5, 6]);
+  assert.deepEqual(m.tensorInfo(out), { type: 1, dims: [1, 2] });
+  for (const h of [out, data, ids]) m.tensorDelete(h);
+  m.nodeDelete(node);
+});
+
+test('the per-run integer calls give 0 where the val calls give the failure, and the same output otherwise', () => {
+  const data = handle(m.tensorCreate(1, [3, 2], true));
+  const bad = handle(m.tensorCreate(7, [1], true));
+  m.tensorData(bad)[0] = 3n;   // out of [-3, 2]
+  const { node } = check(m.prepareNode('Gather', 13, axis0));
+  assert.equal(m.nodeRunHandle(node, data, bad, 2), 0);
+  const failure = m.nodeRun(node, data, bad, 2);
+  assert.equal(failure.code, 'ERR_INDEX');
+  assert.match(failure.message, /index 3 at position 0 is outside \[-3, 2\]/);
+  m.tensorData(bad)[0] = -1n;
+  const h = m.nodeRunHandle(node, data, bad, 2);
+  assert.ok(h > 0);
+  const info = new Float64Array(m.HEAPU8.buffer, m.tensorInfoAddress(h), 4);
+  assert.deepEqual(Array.from(info), [1, 2, 1, 2]);
+  assert.deepEqual(m.tensorInfo(h), { type: 1, dims: [1, 2] });
+  for (const x of [h, data, bad]) m.tensorDelete(x);
+  m.nodeDelete(node);
+});
+
+test('a rank above 62: tensorInfoAddress gives 0 and tensorInfo the dims', () => {
+  const h = handle(m.tensorCreate(1, new Array(70).fill(1), true));
+  assert.equal(m.tensorInfoAddress(h), 0);
+  assert.deepEqual(m.tensorInfo(h), { type: 1, dims: new Array(70).fill(1) });
+  m.tensorDelete(h);
+});
+
+test('memory views of every storage class, 64-bit integers included', () => {
+  const classes = { 1: Float32Array, 2: Uint8Array, 3: Int8Array, 4: Uint16Array, 5: Int16Array, 6: Int32Array, 7: BigInt64Array,
+    9: Uint8Array, 10: Uint16Array, 11: Float64Array, 12: Uint32Array, 13: BigUint64Array, 21: Uint8Array };
+  for (const [type, Cls] of Object.entries(classes)) {
+    const h = handle(m.tensorCreate(Number(type), [4], true));
+    const view = m.tensorData(h);
+    assert.ok(view instanceof Cls, `type ${type}: ${view?.constructor?.name}`);
+    assert.equal(view.buffer, m.HEAPU8.buffer);
+    m.tensorDelete(h);
+  }
+  const s = handle(m.tensorCreate(8, [1], true));
+  assert.equal(m.tensorData(s), undefined, 'a string tensor has no memory view');
+  m.tensorSetString(s, 0, 'naïve ✓');
+  assert.equal(m.tensorString(s, 0), 'naïve ✓');
+  m.tensorDelete(s);
+});
