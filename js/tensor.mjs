@@ -290,23 +290,24 @@ export class Tensor {
 export function tensorFromHandle(h) {
   const m = loadedModule;
   const at = m.tensorInfoAddress(h) >>> 0;
-  let type, dims;
-  if (at) {
-    const heap = heapF64(m), info = at / 8;
-    type = heap[info] | 0;
-    dims = new Array(heap[info + 1] | 0);
-    for (let i = 0; i < dims.length; ++i) {
-      const d = heap[info + 2 + i];
-      dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
-    }
-  } else {
-    ({ type, dims } = m.tensorInfo(h));
-  }
+  if (!at) return tensorFromInfo(m, h, m.tensorInfo(h));
+  const heap = heapF64(m), info = at / 8;
+  const dims = new Array(heap[info + 1] | 0);
   for (let i = 0; i < dims.length; ++i) {
-    if (dims[i] > Number.MAX_SAFE_INTEGER) {
-      m.tensorDelete(h);
-      throw new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
-    }
+    const d = heap[info + 2 + i];
+    if (d > Number.MAX_SAFE_INTEGER) throw dimsTooLarge(m, h, i, d);
+    dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
   }
+  return new Tensor(FROM_HANDLE, h, dims, typeById(heap[info] | 0));
+}
+
+function tensorFromInfo(m, h, { type, dims }) {
+  const i = dims.findIndex((d) => d > Number.MAX_SAFE_INTEGER);
+  if (i >= 0) throw dimsTooLarge(m, h, i, dims[i]);
   return new Tensor(FROM_HANDLE, h, dims, typeById(type));
+}
+
+function dimsTooLarge(m, h, i, d) {
+  m.tensorDelete(h);
+  return new ERROR_CLASSES.ERR_SHAPE(`the output's dimension ${i} is about ${BigInt(d)}, above 2^53 - 1 (the largest integer a JS number holds exactly): onnx-wasm returns no tensor whose dims it cannot report exactly`);
 }
