@@ -269,7 +269,7 @@ export interface SessionOptions {
    * their source whenever only Gathers along axis 0 read them).
    */
   externalDataMode?: 'auto' | 'memory' | 'lazy';
-  /** Bytes of external data loaded so far: at least every 64 MiB, and once at the end with loaded === total. */
+  /** Bytes of the model and of the external data it loads, read so far: called at least every 64 MiB, and once at the end with loaded === total. */
   onProgress?: (progress: { loaded: number; total: number }) => void;
 }
 
