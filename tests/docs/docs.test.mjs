@@ -1,8 +1,10 @@
 // The documentation's shape: README.md short and opening with `npm start` and `npm test`, every
 // page the README links to present, every relative link of README.md, CHANGELOG.md and docs/
 // resolving, CHANGELOG.md's newest version being package.json's, and the head snippet shown in
-// the docs being the markup the browser tests run (tests/browser/support.mjs).
+// the docs being the markup the browser tests run (tests/browser/support.mjs), and docs/cli.md
+// showing the CLI's own --help.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +47,10 @@ test('the head snippet in README.md and docs/ is the one the browser tests run',
   const shown = docFiles(repo).flatMap((f) => blocksOf(repo, f)).filter((b) => b.lang === 'html' && b.code.includes('compileStreaming'));
   assert.ok(shown.length >= 2, 'README.md and docs/browsers-and-bundlers.md show it');
   for (const b of shown) assert.ok(squash(b.code).startsWith(expected), `${b.file}:${b.line - 1}`);
+});
+
+test('docs/cli.md shows what `onnx-wasm --help` prints', () => {
+  const help = execFileSync(process.execPath, [join(repo, 'bin/onnx-wasm.mjs'), '--help'], { encoding: 'utf8' }).trim();
+  const shown = blocksOf(repo, join(repo, 'docs/cli.md')).find((b) => b.lang === 'text' && b.code.startsWith('usage:'));
+  assert.equal(shown?.code.trim(), help);
 });
