@@ -14,7 +14,7 @@ import { parseNpy } from './npy.mjs';
 const USAGE = `usage:
   onnx-wasm inspect <model.onnx>
   onnx-wasm run <model.onnx> [--input name=file.npy ...] [--data test_data_set_0/]
-                [--dim symbol=N ...] [--repeat N] [--threads=false] [--json]
+                [--dim symbol=N ...] [--repeat N] [--threads=false]
   Inputs not given are generated from their declared shapes; symbolic dimensions are 2 unless
   set with --dim (unknown ones are 1). Gather indices are generated within range, Reshape shapes
   as [1, ..., 1, -1].`;

@@ -1,22 +1,46 @@
-// TypeScript declarations of onnx-wasm's public API (js/index.mjs). tests/js/package.test.mjs
-// checks that every runtime export is declared here and that a TypeScript program using the
-// API compiles. Element types and error classes come from src/*.def (js/generated/types.d.ts).
-import type { TensorType } from './generated/types.js';
+// TypeScript declarations of onnx-wasm's public API (js/index.mjs), for `import`. js/index.d.cts
+// gives the same declarations to `require`. tests/types/ compiles a program that uses every
+// export and option through both, and checks that every runtime export is declared and documented.
+// Element types and error classes come from src/*.def (js/generated/types.d.ts, written at build).
+// `npm run docs` builds the HTML API reference from this file (TypeDoc).
+/**
+ * ONNX's Gather, Flatten and Reshape at every opset version and element type, with shape
+ * inference, in a small WebAssembly module for browsers and Node.js.
+ *
+ * Start with {@link init}, then {@link runNode} for one node or {@link InferenceSession} for a
+ * model. Guides: README.md and docs/ in the repository.
+ * @packageDocumentation
+ */
+import type { TensorType, ErrorCode } from './generated/types.js';
 
-export type { TensorType };
+export type { TensorType, ErrorCode };
 export {
   UnsupportedOpError, OpsetError, TypeConstraintError, AttributeError, InputError, ShapeError,
   IndexOutOfRangeError, OutOfMemoryError, InvalidArgumentError, DisposedError, ModelError, ExternalDataError, ERROR_CLASSES,
 } from './generated/types.js';
 
+/**
+ * The base class of every error onnx-wasm throws. What it throws is always one of the
+ * subclasses (one per code, listed in {@link ERROR_CLASSES}), whose `code` is stable; the message
+ * is for people. After any error the module keeps working and nothing partial is returned.
+ */
 export declare class OnnxWasmError extends Error {
-  readonly code: string;
+  constructor(message?: string, options?: ErrorOptions);
+  /** The stable code, set by each subclass; an `OnnxWasmError` made directly has none. */
+  readonly code?: ErrorCode;
 }
 
+/**
+ * The storage of a tensor's elements, by type: Float32Array / Float64Array (complex types
+ * interleave real and imaginary parts), Int8Array ... BigUint64Array for integers, Uint8Array
+ * for bool, float8 and packed sub-byte types (two 4-bit or four 2-bit values per byte, the first
+ * element in the low bits), Uint16Array holding the bits of float16 and bfloat16, and `string[]`.
+ */
 export type TensorData =
   | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | BigInt64Array
   | Uint8Array | Uint16Array | Uint32Array | BigUint64Array | string[];
 
+/** Options of {@link init}. Pass at most one of `wasmModule`, `wasmBinary` and `wasmUrl`. */
 export interface InitOptions {
   /** false: use the one-thread build even where SharedArrayBuffer is available. */
   threads?: boolean;
@@ -27,96 +51,288 @@ export interface InitOptions {
    * for bundlers that do not copy assets referenced with `new URL(..., import.meta.url)`, such as esbuild.
    */
   wasmPaths?: string | URL;
-  /** Where to fetch the .wasm of the chosen build (browsers). */
+  /** Where to fetch the .wasm of the chosen build. */
   wasmUrl?: string | URL;
   /** The bytes of the .wasm of the chosen build. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /**
    * The .wasm of the chosen build, compiled by the caller, or a promise of it: for instance
    * `WebAssembly.compileStreaming(fetch(url))` started by an inline script in the page's head.
+   * A module of another build, a rejected promise or anything else is an {@link InvalidArgumentError}.
    */
   wasmModule?: WebAssembly.Module | Promise<WebAssembly.Module>;
 }
 
+/** Which module {@link init} loaded, and why. */
 export interface RuntimeInfo {
+  /** The build: SIMD with one thread, without SIMD, or SIMD with pthreads. */
   module: 'onnx-wasm' | 'onnx-wasm-nosimd' | 'onnx-wasm-threads';
+  /** Whether the kernels use wasm SIMD. */
   simd: boolean;
+  /** How many threads the largest gathers use (1 in the one-thread builds). */
   threads: number;
+  /** Whether the threads build's workers are ready (they load in the background after init). */
   threadsActive: boolean;
+  /** Why this build was chosen, as a sentence. */
   reason: string;
+  /** Where the .wasm came from (a URL, or what the caller passed). */
   loadedFrom: string;
+  /** The kernel set compiled in: 'wasmsimd' or 'scalar'. */
   kernels: string;
+  /** The lowest opset any op version covers (1). */
   minOpset: number;
+  /** The highest opset the registry knows (the default opset of {@link runNode}). */
   maxOpset: number;
 }
 
+/**
+ * Loads the wasm module once; every later call returns the same promise (a failed load may be
+ * retried). Resolves to what {@link runtime} returns.
+ */
 export declare function init(options?: InitOptions): Promise<RuntimeInfo>;
+/** Which module is loaded and why, or null before {@link init} has finished. */
 export declare function runtime(): RuntimeInfo | null;
+/**
+ * Wasm memory in use, for leak checks: `heapUsed`, bytes the allocator has handed out and not
+ * taken back; `memory`, bytes of wasm memory (it grows, never shrinks).
+ */
 export declare function memoryStats(): { heapUsed: number; memory: number };
 
+/**
+ * Data that lives in wasm memory. Made once (the data copied in), then passed to any number of
+ * calls without copying. `dispose()` frees it; a garbage-collected Tensor is freed too.
+ */
 export declare class Tensor {
+  /**
+   * A tensor of `type` holding `data`, copied into wasm memory once. `data` is the type's typed
+   * array ({@link TensorData}) or a plain array that converts exactly (booleans for bool; for
+   * float16, bfloat16, float8 and sub-byte types the raw storage values). `dims` defaults to
+   * [number of elements]. A value that does not fit, or a length that does not match `dims`, is
+   * an {@link InvalidArgumentError}.
+   */
   constructor(type: TensorType, data: TensorData | ArrayLike<number | bigint | string | boolean>, dims?: readonly number[]);
+  /** A tensor of zeros (empty strings) allocated in wasm memory, to fill in place through `data`. */
   static alloc(type: TensorType, dims: readonly number[]): Tensor;
+  /** The element type. */
   readonly type: TensorType;
+  /** The dimensions (frozen). */
   readonly dims: readonly number[];
+  /** The number of elements. */
   readonly size: number;
-  /** A view into wasm memory (string[] for strings). */
+  /**
+   * A view into wasm memory (a `string[]` over it for strings): writes go to the tensor. Read it
+   * again after later calls: when wasm memory grows an old view is detached. Reading a disposed
+   * tensor's data is a {@link DisposedError}.
+   */
   readonly data: TensorData;
+  /** Whether `dispose()` has been called. */
   readonly disposed: boolean;
+  /** A copy of the data, as onnxruntime-web's `Tensor.getData()`. */
   getData(): Promise<TensorData>;
+  /** Whether both tensors read the same wasm memory (a Reshape or Flatten output and its input). */
   sharesMemoryWith(other: Tensor): boolean;
+  /** Frees the tensor's memory now. Calling it again does nothing. */
   dispose(): void;
 }
 
+/** An attribute value: numbers and bigints are INT (FLOAT if not an integer), arrays INTS, FLOATS or STRINGS. */
 export type AttributeValue = number | bigint | string | readonly number[] | readonly bigint[] | readonly string[];
-export type NodeLike =
-  | { opType: string; attributes?: Record<string, AttributeValue> }
-  | { opType: string; attribute: readonly object[] };
-export type TensorLike = Tensor | { type: TensorType; data: TensorData | ArrayLike<number | bigint | string>; dims?: readonly number[] };
-export type Dim = number | string | null;
-export interface ValueInfo { type: TensorType; dims: Dim[] | null; value?: readonly (number | bigint)[] }
 
-export declare function runNode(node: NodeLike, inputs: readonly TensorLike[], options?: { opset?: number }): Tensor[];
-export declare function inferShapes(node: NodeLike, inputs: readonly ValueInfo[], options?: { opset?: number }): { type: TensorType; dims: Dim[] | null }[];
-export declare function opVersions(): {
-  op: string; since: number; until: number; spec: string;
+/** An attribute in the shape of ONNX's AttributeProto (as decoders such as onnx-buf or protobufjs give it). */
+export interface AttributeProtoLike {
+  name: string;
+  /** AttributeProto.AttributeType: 1 FLOAT, 2 INT, 3 STRING, 6 FLOATS, 7 INTS, 8 STRINGS, or its name. */
+  type: number | 'FLOAT' | 'INT' | 'STRING' | 'FLOATS' | 'INTS' | 'STRINGS';
+  /** INT value (a decimal string as in proto3 JSON). */
+  i?: number | bigint | string;
+  ints?: ArrayLike<number | bigint | string>;
+  f?: number;
+  floats?: ArrayLike<number>;
+  /** STRING value, as text or UTF-8 bytes. */
+  s?: string | Uint8Array;
+  strings?: ArrayLike<string | Uint8Array>;
+}
+
+/**
+ * A node to run or infer: `{ opType, attributes }` with attributes as an object or a Map, or a
+ * NodeProto-shaped object (`op_type` accepted for `opType`) with an `attribute` list. `domain`,
+ * when given, must be '' or 'ai.onnx'; another is an {@link InvalidArgumentError}.
+ */
+export type NodeLike =
+  | { opType: string; domain?: string; attributes?: Record<string, AttributeValue> | ReadonlyMap<string, AttributeValue> }
+  | { op_type: string; domain?: string; attributes?: Record<string, AttributeValue> | ReadonlyMap<string, AttributeValue> }
+  | { opType: string; domain?: string; attribute: readonly AttributeProtoLike[] }
+  | { op_type: string; domain?: string; attribute: readonly AttributeProtoLike[] };
+
+/**
+ * An input: a {@link Tensor} of this package (used in place) or any `{ type, data, dims }`, such
+ * as an onnxruntime-web Tensor (copied in for the call).
+ */
+export type TensorLike = Tensor | { type: TensorType; data: TensorData | ArrayLike<number | bigint | string | boolean>; dims?: readonly number[] };
+
+/** A dimension: a number, a symbolic name, or null when unknown. */
+export type Dim = number | string | null;
+
+/**
+ * What {@link inferShapes} knows of an input: its type and dims (null: unknown rank), and for a
+ * constant int64 input such as Reshape's shape its values.
+ */
+export interface ValueInfo {
+  type: TensorType;
+  dims?: readonly Dim[] | null;
+  value?: readonly (number | bigint)[] | null;
+}
+
+/** An inferred output: type and dims (null: unknown rank). */
+export interface InferredShape {
+  type: TensorType;
+  dims: Dim[] | null;
+}
+
+/** Options of {@link runNode}, {@link inferShapes}, {@link prepareNode} and {@link PreparedNode}. */
+export interface NodeOptions {
+  /**
+   * The opset (default: the newest, {@link RuntimeInfo.maxOpset}). It selects the newest version of
+   * the op whose since_version is not above it.
+   */
+  opset?: number;
+}
+
+/**
+ * Runs one node and returns its outputs, new Tensors the caller disposes. Reshape and Flatten
+ * outputs share the input's memory (O(1) at any size); Gather writes a new buffer. `null` or
+ * `undefined` stands for an omitted input (an {@link InputError} for these ops, whose inputs are
+ * all required). Errors: the {@link OnnxWasmError} subclass of the rule broken.
+ */
+export declare function runNode(node: NodeLike, inputs: readonly (TensorLike | null | undefined)[], options?: NodeOptions): Tensor[];
+/**
+ * The output types and shapes of one node, without running it. An input is a {@link ValueInfo}
+ * or a Tensor (its type, dims, and for a small int64 tensor its values).
+ */
+export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo | Tensor)[], options?: NodeOptions): InferredShape[];
+
+/** One version of one op in the registry, as {@link opVersions} lists it. */
+export interface OpVersion {
+  op: 'Gather' | 'Flatten' | 'Reshape';
+  /** The opset in which this version appeared. */
+  since: number;
+  /** The last opset it covers. */
+  until: number;
+  /** The ONNX operator page of this version. */
+  spec: string;
   inputs: { name: string; constraint: string; types: TensorType[] }[];
   attributes: { name: string; kind: 'INT' | 'INTS' | 'FLOAT' | 'STRING'; required: boolean }[];
-}[];
+}
+/** The registry: every version of every op, with its opset range, input types and attributes. */
+export declare function opVersions(): OpVersion[];
 
+/**
+ * A node parsed and checked once, run many times with no per-call parsing (how
+ * {@link InferenceSession} runs its nodes). Owns wasm memory: `dispose()` frees it.
+ */
 export declare class PreparedNode {
-  constructor(node: NodeLike, options?: { opset?: number });
+  /** The same as {@link prepareNode}. */
+  constructor(node: NodeLike, options?: NodeOptions);
+  /** Runs the node on Tensors of this package (no copies); returns [output], which the caller disposes. */
   run(inputs: readonly Tensor[]): Tensor[];
+  /** Frees the prepared node; a later `run` is a {@link DisposedError}. */
   dispose(): void;
 }
-export declare function prepareNode(node: NodeLike, options?: { opset?: number }): PreparedNode;
+/** Parses and checks a node once for many runs; errors as {@link runNode}'s. */
+export declare function prepareNode(node: NodeLike, options?: NodeOptions): PreparedNode;
 
+/** Every element type name, in the order of ONNX's TensorProto.DataType. */
 export declare const TYPE_NAMES: readonly TensorType[];
 
-export interface ValueMetadata { name: string; isTensor: true; type: TensorType; shape: Dim[] | null }
+/** An input or output of a model, as onnxruntime-web describes it. */
+export interface ValueMetadata {
+  name: string;
+  isTensor: true;
+  type: TensorType;
+  /** Dims as declared (inputs) or inferred at load (outputs); null when the rank is unknown. */
+  shape: Dim[] | null;
+}
+
 /** Bytes of external data: in memory, a Blob or File, or a URL (in Node a string that is not a URL is a file path). */
 export type ExternalDataSource = Uint8Array | ArrayBuffer | Blob | URL | string;
+
+/** Options of {@link InferenceSession.create}. */
 export interface SessionOptions {
-  /** { location: data } or onnxruntime-web's [{ path, data }]. Unlisted locations are read next to the model (a file in Node, a URL when the model came from one). */
+  /**
+   * `{ location: data }` or onnxruntime-web's `[{ path, data }]`. Unlisted locations are read next
+   * to the model (a file in Node, a URL when the model came from one).
+   */
   externalData?: Record<string, ExternalDataSource> | readonly { path: string; data: ExternalDataSource }[];
-  /** Where tables in external data live: 'auto' (default: in wasm memory up to 2 GiB in all, kept in their source beyond), 'memory' or 'lazy' (kept in their source whenever only Gathers along axis 0 read them). */
+  /**
+   * Where tables in external data live: 'auto' (default: in wasm memory while those there total
+   * at most 2 GiB, larger ones kept in their source), 'memory' (all loaded) or 'lazy' (kept in
+   * their source whenever only Gathers along axis 0 read them).
+   */
   externalDataMode?: 'auto' | 'memory' | 'lazy';
-  /** Bytes of the model and its external data loaded so far: at least every 64 MiB, and once at the end with loaded === total. */
+  /** Bytes of the model and of the external data it loads, read so far: called at least every 64 MiB, and once at the end with loaded === total. */
   onProgress?: (progress: { loaded: number; total: number }) => void;
 }
+
+/** What {@link InferenceSession.valueInfo} says of a value of the graph. */
+export interface SessionValueInfo {
+  type: TensorType;
+  /** Dims with symbols; null when the rank is unknown. */
+  dims: Dim[] | null;
+  /** For an initializer: in wasm memory, or kept in its external source and read by rows. */
+  storage?: 'memory' | 'file';
+  /** For a table kept in its source: the external data location. */
+  location?: string;
+  /** For an initializer: its size in bytes (not given for strings). */
+  bytes?: number;
+}
+
+/** A node of a loaded model, in run order. */
+export interface SessionNode {
+  name: string;
+  opType: string;
+  inputs: string[];
+  outputs: string[];
+  /** Attributes as plain values: ints as numbers, strings as text. */
+  attributes: Record<string, number | string | number[] | string[]>;
+}
+
+/**
+ * A loaded ONNX model of Gather, Flatten, Reshape and Constant nodes, with onnxruntime-web's API.
+ * Made by {@link InferenceSession.create} only. Owns its initializers: `release()` frees them.
+ */
 export declare class InferenceSession {
-  /** model: a file path (Node), a URL, a Blob or File, a Uint8Array or an ArrayBuffer. */
+  private constructor();
+  /**
+   * Loads a model: a file path (Node), a URL, a Blob or File, a Uint8Array or an ArrayBuffer.
+   * Calls {@link init} if needed. Unsupported ops are one {@link UnsupportedOpError} naming them
+   * all; a malformed graph or data is a {@link ModelError}.
+   */
   static create(model: string | URL | Blob | Uint8Array | ArrayBuffer, options?: SessionOptions): Promise<InferenceSession>;
+  /** Names of the graph inputs a run needs (initializers excluded). */
   readonly inputNames: string[];
+  /** Names of the graph outputs. */
   readonly outputNames: string[];
+  /** The graph inputs with their declared types and shapes. */
   readonly inputMetadata: ValueMetadata[];
+  /** The graph outputs with the types and shapes inferred at load, with symbols. */
   readonly outputMetadata: ValueMetadata[];
+  /** The opset of the default ONNX domain, which selects each op's version. */
   readonly opset: number;
+  /** The model's IR version. */
   readonly irVersion: number;
+  /** The model's opset imports. */
   readonly opsetImports: { domain: string; version: number }[];
-  readonly nodes: { name: string; opType: string; inputs: string[]; outputs: string[]; attributes: Record<string, unknown> }[];
-  /** For initializers also storage: 'memory' (in wasm memory) or 'file' (kept in its external source `location`), and bytes. */
-  valueInfo(name: string): { type: TensorType; dims: Dim[] | null; storage?: 'memory' | 'file'; location?: string; bytes?: number } | undefined;
+  /** The nodes, in run order. */
+  readonly nodes: SessionNode[];
+  /** The inferred type and dims of any value of the graph, and where an initializer lives; undefined for an unknown name. */
+  valueInfo(name: string): SessionValueInfo | undefined;
+  /**
+   * Runs the model. Feeds are checked against the graph inputs (type, rank, fixed dims, one value
+   * per symbol) before anything runs; `fetches` selects outputs or any other value of the graph.
+   * Resolves to new Tensors by name, which the caller disposes. On an error nothing is returned
+   * and nothing the run made is left allocated.
+   */
   run(feeds: Record<string, TensorLike>, fetches?: readonly string[]): Promise<Record<string, Tensor>>;
+  /** Frees the session's tensors and nodes; a later `run` is a {@link DisposedError}. */
   release(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-// Writes js/generated/constants.mjs and js/generated/errors.mjs from the C++ lists
+// Writes js/generated/constants.mjs, errors.mjs and types.d.ts from the C++ lists
 // src/element_types.def and src/status_codes.def, so JS never keeps a hand-made copy.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,9 +28,15 @@ writeFileSync(join(out, 'errors.mjs'), header + "import { OnnxWasmError } from '
     `export class ${className} extends OnnxWasmError {\n  constructor(message, options) { super(message, options); this.name = '${className}'; }\n  get code() { return '${code}'; }\n}\n`).join('') +
   `\nexport const ERROR_CLASSES = Object.freeze({\n${statusCodes.map(({ code, className }) => `  ${code}: ${className},`).join('\n')}\n});\n`);
 
-// TypeScript declarations of the same lists, for js/index.d.ts.
-writeFileSync(join(out, 'types.d.ts'), header.replace('//', '//') +
+// TypeScript declarations of the same lists, for js/index.d.ts (and through it js/index.d.cts),
+// each with the doc comment TypeDoc shows (docs/errors.md says what raises each code).
+writeFileSync(join(out, 'types.d.ts'), header +
+  "/** The name of an ONNX element type, as `Tensor.type` and `new Tensor(type, ...)` spell it. */\n" +
   `export type TensorType =\n${elementTypes.map((t) => `  | '${t.name}'`).join('\n')};\n\n` +
   "import { OnnxWasmError } from '../index.js';\n" +
-  statusCodes.map(({ code, className }) => `export declare class ${className} extends OnnxWasmError {\n  readonly code: '${code}';\n}\n`).join('') +
-  `export declare const ERROR_CLASSES: Readonly<{\n${statusCodes.map(({ code, className }) => `  ${code}: typeof ${className};`).join('\n')}\n}>;\n`);
+  statusCodes.map(({ code, className }) => `/** The {@link OnnxWasmError} whose \`code\` is '${code}' (docs/errors.md says what raises it). */\n` +
+    `export declare class ${className} extends OnnxWasmError {\n  readonly code: '${code}';\n}\n`).join('') +
+  '/** Every error class by its code. */\n' +
+  `export declare const ERROR_CLASSES: Readonly<{\n${statusCodes.map(({ code, className }) => `  ${code}: typeof ${className};`).join('\n')}\n}>;\n` +
+  '/** The stable code of an error, one per class. */\n' +
+  `export type ErrorCode =\n${statusCodes.map(({ code }) => `  | '${code}'`).join('\n')};\n`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: the C++ unit tests natively under ASan/UBSan and as wasm under Node (ctest), lint,
 # a fixed-seed fuzzing pass,
-# then the JS API tests (node --test), the browser tests (headless Chromium) and the engine suite
+# then the JS API tests (node --test), the type test and the doc examples, the browser tests (headless Chromium) and the engine suite
 # (the packed package in Node, Deno, Bun, Chromium and Firefox). Expects scripts/build.sh --tests to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,8 @@ echo "== Fuzzing, the fixed-seed pass (libFuzzer, ASan + UBSan; npm run fuzz for
 bash scripts/fuzz-native.sh --quick
 echo "== JS API tests"
 node --test --test-reporter=spec tests/js/
+echo "== Types (ESM and CommonJS under node16) and the examples of README.md and docs/ (Node, Chromium)"
+node --test --test-reporter=spec tests/types/ tests/docs/
 echo "== External data on the one-thread build (memory growth detaches views there, not with threads)"
 ONNXWASM_TEST_INIT='{"threads":false}' node --test --test-reporter=dot tests/js/external-data.test.mjs
 echo "== Browser tests: the playground, and the npm tarball without a bundler, with esbuild and with Vite (Chromium)"
