@@ -46,6 +46,8 @@ const rows = [
     m.tensorInfo(h);
     m.tensorDelete(h);
   }],
+  ['a tensor made from an array of dims: tensorCreate (val) + tensorDelete', () => m.tensorDelete(m.tensorCreate(7, [3], true))],
+  ['a tensor made from dims as numbers: tensorCreateHandle + tensorDelete', () => m.tensorDelete(m.tensorCreateHandle(7, 1, 1, 3, 0, 0, 0))],
 ].map(([call, fn]) => ({ call, 'ns per call': perCall(fn).toFixed(1) }));
 console.log(`${gluePath}; Node ${process.version}`);
 console.table(rows);

@@ -33,7 +33,7 @@ mergeInto(LibraryManager.library, {
     var NUMBERS = ['char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int',
       'long', 'unsigned long', 'float', 'double'];
     var isNumber = function(t) { return NUMBERS.indexOf(t.name) >= 0; };
-    if (!isClassMethod && expected <= 4 && params.every(isNumber) && (isNumber(retType) || !returns || retType.name === 'bool')) {
+    if (!isClassMethod && params.every(isNumber) && (isNumber(retType) || !returns || retType.name === 'bool')) {
       // The return value: 0 as it is, 1 unsigned (>>> 0), 2 bool. (No `arguments` here: in V8's
       // first tiers it allocates an object per call. A missing argument is undefined, which no
       // number is; one too many is ignored.)
@@ -60,9 +60,20 @@ mergeInto(LibraryManager.library, {
           var rv = g(gfn, x0, x1, x2);
           return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
         };
-        default: return function(x0, x1, x2, x3) {
+        case 4: return function(x0, x1, x2, x3) {
           if (x3 === undefined) missing();
           var rv = g(gfn, x0, x1, x2, x3);
+          return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
+        };
+        case 7: return function(x0, x1, x2, x3, x4, x5, x6) {   // (tensorCreateHandle: a Tensor made per run)
+          if (x6 === undefined) missing();
+          var rv = g(gfn, x0, x1, x2, x3, x4, x5, x6);
+          return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
+        };
+        default: return function() {
+          // (other counts: none on a run's path)
+          if (arguments.length < expected) missing();
+          var rv = g.apply(null, [gfn].concat(Array.prototype.slice.call(arguments, 0, expected)));
           return kind === 0 ? rv : kind === 1 ? rv >>> 0 : !!rv;
         };
       }

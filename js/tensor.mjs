@@ -58,9 +58,12 @@ function heapF64(m) {
 }
 
 // A new C++ tensor (its handle), of zeros unless `zeroed` is false (for data written in full
-// right after), or the binding's error thrown.
+// right after), or the binding's error thrown. Up to rank 4 the dims cross as numbers
+// (tensorCreateHandle); 0 from it, or a higher rank, takes tensorCreate, which reports the failure.
 function createHandle(m, typeId, dims, zeroed = true) {
-  return check(m.tensorCreate(typeId, dims, zeroed));
+  const r = dims.length;
+  const h = r <= 4 ? m.tensorCreateHandle(typeId, r, zeroed ? 1 : 0, r > 0 ? dims[0] : 0, r > 1 ? dims[1] : 0, r > 2 ? dims[2] : 0, r > 3 ? dims[3] : 0) : 0;
+  return h || check(m.tensorCreate(typeId, dims, zeroed));
 }
 
 const INT_RANGE = {
