@@ -1,9 +1,9 @@
 // A table loaded into wasm memory: a Tensor with the external bytes, read from its source at one
 // copy. Memory: the Tensor returned belongs to the caller.
-import { ModelError, OutOfMemoryError } from '../generated/errors.mjs';
+import { ExternalDataError, ModelError, OutOfMemoryError } from '../generated/errors.mjs';
 import { getModule } from '../runtime.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
-import { ShortRead } from './sources.mjs';
+import { DownloadStopped, ShortRead } from './sources.mjs';
 import { checkRange, shapeOf, sizeText } from './table-facts.mjs';
 
 // x: the table's facts (table-facts.mjs); progress counts the bytes read.
@@ -23,6 +23,7 @@ export async function loadTensor(x, progress) {
     tensor.dispose();
     if (e instanceof ShortRead)
       throw new ModelError(`${what} (${shapeOf(x)}, ${bytes} bytes at offset ${offset}) needs ${offset + bytes} bytes of '${location}', which holds ${e.size}`);
+    if (e instanceof DownloadStopped) throw new ExternalDataError(`${what}: ${e.message}`);
     if (e instanceof ModelError || e?.code === 'ERR_EXTERNAL_DATA') throw e;
     throw new ModelError(`${what}: cannot read external data '${location}': ${e.message}`);
   }

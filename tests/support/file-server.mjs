@@ -1,0 +1,60 @@
+// A file server on localhost for the tests of downloads (Node and browsers): Range requests
+// answered or ignored, and responses cut short on purpose. Each cut answers at most `cutAfter`
+// bytes of a body, then either resets the connection ('reset': with Content-Length, the client
+// sees a network error) or ends the response cleanly ('end': chunked, no Content-Length, the
+// client sees the stream end early, as with a truncated HTTP cache entry).
+//   serveFiles(dir, { ranges, cutAfter, cuts, how, headers }) -> { url, requests, set(opts), close() }
+// requests: [{ path, range }] of every GET; set() changes the options between cases.
+import { createServer } from 'node:http';
+import { readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
+
+const MIME = { '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+
+export async function serveFiles(dir, options = {}) {
+  const root = resolve(dir);
+  let opts = { ranges: true, cutAfter: Infinity, cuts: 0, how: 'reset', headers: {}, ...options };
+  const requests = [];
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    requests.push({ path, range: req.headers.range ?? null });
+    const full = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
+    let body;
+    try {
+      if (!full.startsWith(root + sep) || !statSync(full).isFile()) throw new Error('no file');
+      body = readFileSync(full);
+    } catch {
+      res.writeHead(404, opts.headers).end();
+      return;
+    }
+    const type = { 'Content-Type': MIME[extname(full)] ?? 'application/octet-stream', 'Cache-Control': 'no-store', ...opts.headers };
+    const m = opts.ranges && /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    let status = 200, part = body;
+    if (m) {
+      const [a, b] = [Number(m[1]), Math.min(m[2] === '' ? Infinity : Number(m[2]), body.length - 1)];
+      if (a >= body.length) { res.writeHead(416, { ...type, 'Content-Range': `bytes */${body.length}` }).end(); return; }
+      status = 206;
+      part = body.subarray(a, b + 1);
+      type['Content-Range'] = `bytes ${a}-${b}/${body.length}`;
+    }
+    if (opts.cuts > 0 && part.length > opts.cutAfter && extname(full) !== '.html' && extname(full) !== '.mjs' && extname(full) !== '.wasm') {
+      opts.cuts -= 1;
+      if (opts.how === 'end') {
+        res.writeHead(status, type);   // chunked: the client cannot tell the end is early
+        res.end(part.subarray(0, opts.cutAfter));
+      } else {
+        res.writeHead(status, { ...type, 'Content-Length': part.length });
+        res.write(part.subarray(0, opts.cutAfter), () => setTimeout(() => res.destroy(), 20));
+      }
+      return;
+    }
+    res.writeHead(status, { ...type, 'Content-Length': part.length }).end(part);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    requests,
+    set(o) { opts = { ...opts, ...o }; },
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
+  };
+}
