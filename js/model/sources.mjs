@@ -7,6 +7,7 @@
 // Memory: nothing here allocates in wasm memory; callers own the addresses they pass.
 import { ModelError } from '../generated/errors.mjs';
 import { getModule } from '../runtime.mjs';
+import { fetchRange } from './fetch-range.mjs';
 
 const MiB = 1 << 20;
 export const CHUNK = 64 * MiB;         // one read into wasm memory from a file (fs caps one read at 2 GiB)
@@ -148,59 +149,20 @@ export class UrlSource {
   get canKeepTables() { return false; }
   async size() { return null; }   // known once fetched
   async readInto(offset, length, addr, progress) {
-    await fetchRange(this.url, offset, length, (chunk, at) => heap().set(chunk, addr + at), progress);
+    await fetchInto(this.url, offset, length, (chunk, at) => heap().set(chunk, addr + at), progress);
   }
 }
 
-// Streams bytes [offset, offset + length) of `url` to put(chunk, position in the range), each byte
-// once, resuming a download that stops. Throws ShortRead when the file is shorter, DownloadStopped
-// when the download stopped URL_TRIES times, and an Error for an HTTP error.
-export async function fetchRange(url, offset, length, put, progress) {
-  let done = 0, cause = '';
-  for (let tries = 1; ; ++tries) {
-    const from = offset + done;
-    let response;
-    try {
-      response = await fetch(url, { headers: { Range: `bytes=${from}-${offset + length - 1}` }, ...(tries > 1 ? { cache: 'no-store' } : {}) });
-    } catch (e) {
-      if (tries === 1) throw e;
-      cause = e.message;
-      if (tries >= URL_TRIES) throw new DownloadStopped(url.href ?? url, done, length, tries, cause);
-      continue;
-    }
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-    const range = response.status === 206 ? /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '') : null;
-    const start = range ? Number(range[1]) : 0;
-    const total = range ? Number(range[2]) : Number(response.headers.get('content-length') ?? NaN);
-    if (Number.isFinite(total) && offset + length > total) {
-      response.body?.cancel().catch(() => {});
-      throw new ShortRead(total);
-    }
-    if (start > from) throw new Error(`the server answered a request for bytes from ${from} with bytes from ${start}`);
-    let skip = from - start;
-    const reader = response.body.getReader();
-    try {
-      while (done < length) {
-        const { value, done: end } = await reader.read();
-        if (end) { cause = 'the response ended early'; break; }
-        let chunk = value;
-        if (skip > 0) {
-          const s = Math.min(skip, chunk.length);
-          chunk = chunk.subarray(s);
-          skip -= s;
-        }
-        chunk = chunk.subarray(0, length - done);
-        put(chunk, done);
-        done += chunk.length;
-        progress?.add(chunk.length);
-      }
-    } catch (e) {
-      cause = e.message;
-    } finally {
-      reader.cancel().catch(() => {});
-    }
-    if (done >= length) return;
-    if (tries >= URL_TRIES) throw new DownloadStopped(url.href ?? url, done, length, tries, cause);
+// UrlSource's reads (fetchRange, self-contained: the OPFS reader worker runs the same function)
+// fail with { kind: 'short', size } or { kind: 'stopped', got, length, tries }; as ShortRead and
+// DownloadStopped here.
+async function fetchInto(url, offset, length, put, progress) {
+  try {
+    await fetchRange(url, offset, length, put, progress ? (n) => progress.add(n) : null, URL_TRIES);
+  } catch (e) {
+    if (e.kind === 'short') throw new ShortRead(e.size);
+    if (e.kind === 'stopped') throw new DownloadStopped(url.href, e.got, e.length, e.tries, e.cause);
+    throw e;
   }
 }
 

@@ -4,7 +4,8 @@
 // sees a network error) or ends the response cleanly ('end': chunked, no Content-Length, the
 // client sees the stream end early, as with a truncated HTTP cache entry).
 //   serveFiles(dir, { ranges, cutAfter, cuts, how, headers }) -> { url, requests, set(opts), close() }
-// requests: [{ path, range }] of every GET; set() changes the options between cases.
+// requests: [{ path, range }] of every GET; set() changes the options between cases. refuse: a
+// RegExp of paths whose requests get their connection closed at once (a server gone away).
 import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
@@ -18,6 +19,7 @@ export async function serveFiles(dir, options = {}) {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     requests.push({ path, range: req.headers.range ?? null });
+    if (opts.refuse?.test(path)) { req.socket.destroy(); return; }
     const full = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
     let body;
     try {
