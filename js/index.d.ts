@@ -129,17 +129,9 @@ export interface SessionOptions {
   /** With cache: another key stores (and downloads) the model again. */
   cacheKey?: string;
 }
-/** One cached model (or File copied in): url is the model's URL, or 'file:<name>'. */
-export interface ModelCacheEntry {
-  url: string;
-  cacheKey: string | null;
-  bytes: number;
-  /** Every file it lists is stored whole. */
-  complete: boolean;
-  files: { name: string; bytes: number; complete: boolean }[];
-}
 export declare const modelCache: {
-  entries(): Promise<ModelCacheEntry[]>;
+  /** Each cached model (or File copied in): url is the model's URL, or 'file:<name>'; complete: every file it lists is stored whole. */
+  entries(): Promise<{ url: string; cacheKey: string | null; bytes: number; complete: boolean; files: { name: string; bytes: number; complete: boolean }[] }[]>;
   /** Removes the entry of a model URL (with its cacheKey) or of a File/Blob; resolves to whether there was one. */
   delete(source: string | URL | Blob, options?: { cacheKey?: string }): Promise<boolean>;
   clear(): Promise<void>;
