@@ -7,7 +7,7 @@
 // requests: [{ path, range }] of every GET; set() changes the options between cases. refuse: a
 // RegExp of paths whose requests get their connection closed at once (a server gone away).
 import { createServer } from 'node:http';
-import { readFileSync, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 
 const MIME = { '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' };
@@ -21,36 +21,43 @@ export async function serveFiles(dir, options = {}) {
     requests.push({ path, range: req.headers.range ?? null });
     if (opts.refuse?.test(path)) { req.socket.destroy(); return; }
     const full = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
-    let body;
+    let size;
     try {
       if (!full.startsWith(root + sep) || !statSync(full).isFile()) throw new Error('no file');
-      body = readFileSync(full);
+      size = statSync(full).size;
     } catch {
       res.writeHead(404, opts.headers).end();
       return;
     }
+    // (files of GBs, as the benchmark serves, are streamed; a cut reads its few bytes)
+    const body = size < 64 * 2 ** 20 ? readFileSync(full) : null;
+    const bytes = (a, b) => (body ? body.subarray(a, b) : null);
     const type = { 'Content-Type': MIME[extname(full)] ?? 'application/octet-stream', 'Cache-Control': 'no-store', ...opts.headers };
     const m = opts.ranges && /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
-    let status = 200, part = body;
+    let status = 200, a = 0, b = size - 1;
     if (m) {
-      const [a, b] = [Number(m[1]), Math.min(m[2] === '' ? Infinity : Number(m[2]), body.length - 1)];
-      if (a >= body.length) { res.writeHead(416, { ...type, 'Content-Range': `bytes */${body.length}` }).end(); return; }
+      [a, b] = [Number(m[1]), Math.min(m[2] === '' ? Infinity : Number(m[2]), size - 1)];
+      if (a >= size) { res.writeHead(416, { ...type, 'Content-Range': `bytes */${size}` }).end(); return; }
       status = 206;
-      part = body.subarray(a, b + 1);
-      type['Content-Range'] = `bytes ${a}-${b}/${body.length}`;
+      type['Content-Range'] = `bytes ${a}-${b}/${size}`;
     }
-    if (opts.cuts > 0 && part.length > opts.cutAfter && extname(full) !== '.html' && extname(full) !== '.mjs' && extname(full) !== '.wasm') {
+    const length = b - a + 1;
+    if (opts.cuts > 0 && length > opts.cutAfter && body && !['.html', '.mjs', '.wasm'].includes(extname(full))) {
       opts.cuts -= 1;
+      const part = bytes(a, a + opts.cutAfter);
       if (opts.how === 'end') {
         res.writeHead(status, type);   // chunked: the client cannot tell the end is early
-        res.end(part.subarray(0, opts.cutAfter));
+        res.end(part);
       } else {
-        res.writeHead(status, { ...type, 'Content-Length': part.length });
-        res.write(part.subarray(0, opts.cutAfter), () => setTimeout(() => res.destroy(), 20));
+        res.writeHead(status, { ...type, 'Content-Length': length });
+        res.write(part, () => setTimeout(() => res.destroy(), 20));
       }
       return;
     }
-    res.writeHead(status, { ...type, 'Content-Length': part.length }).end(part);
+    res.writeHead(status, { ...type, 'Content-Length': length });
+    if (body) res.end(bytes(a, b + 1));
+    else if (length > 0) createReadStream(full, { start: a, end: b, highWaterMark: 4 << 20 }).pipe(res);
+    else res.end();
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   return {

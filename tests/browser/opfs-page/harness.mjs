@@ -36,6 +36,28 @@ export const calls = {
       feed.dispose();
     }
   },
+  // For the benchmark: create's time in ms, the session's id.
+  async timedCreate(source, options) {
+    const t0 = performance.now();
+    const r = await calls.create(source, options);
+    return { ...r, ms: performance.now() - t0 };
+  },
+  // For the benchmark: a float32 run's time, and columns 0 and cols - 1 of each row.
+  async timedRun(id, indices, cols) {
+    const feed = new Tensor('int64', indices.map(BigInt), [indices.length]);
+    try {
+      const t0 = performance.now();
+      const { out } = await sessions.get(id).run({ indices: feed });
+      const ms = performance.now() - t0;
+      const rows = indices.map((_, k) => [out.data[k * cols], out.data[k * cols + cols - 1]]);
+      out.dispose();
+      return { ms, rows };
+    } catch (e) {
+      return plain(e);
+    } finally {
+      feed.dispose();
+    }
+  },
   async release(id) { await sessions.get(id).release(); sessions.delete(id); },
   async entries() { try { return await modelCache.entries(); } catch (e) { return plain(e); } },
   async delete(url, options) { try { return await modelCache.delete(url, options); } catch (e) { return plain(e); } },
