@@ -7,8 +7,12 @@
 // external data). Every engine gets the same 512 indices first (checked against the table's
 // pattern and compared across engines), then 20 runs of random indices (median).
 // --browser adds Chromium loading the 2.76 GB table from a File picked in the page.
+// --opfs adds, for each size, the OPFS cache in Chromium with a disk-backed temporary profile
+// (docs/large-tables-browser.md): first-visit create (download into OPFS) and MB/s, cached create,
+// first and median 512-row runs from a main-thread session, a worker session and a File kept as
+// before, and the browser's peak RSS. --browser-only skips the Node engines.
 // A benchmark, not a test: nothing asserts a time; a wrong row is an error (exit 1).
-//   node bench/large-tables.mjs [--sizes 1,2.7,6] [--browser] [--json out.json] [--keep]
+//   node bench/large-tables.mjs [--sizes 1,2.7,6] [--browser] [--opfs] [--browser-only] [--json out.json] [--keep]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
@@ -159,7 +163,7 @@ async function main() {
       const bytes = rows * COLS * 4;
       console.log(`\n[${rows}, ${COLS}] float32 table: ${(bytes / 1e9).toFixed(2)} GB (written in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
       console.log('engine              mode     create ms  first run ms  median ms  peak RSS MB  RSS/table  where / note');
-      for (const [engine, mode] of engines) {
+      for (const [engine, mode] of flag('--browser-only') ? [] : engines) {
         await warm(join(dir, 'table.bin'));
         const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', engine, mode, dir, String(rows)], { encoding: 'utf8', timeout: 300000, maxBuffer: 1 << 20 });
         let row;
@@ -172,6 +176,7 @@ async function main() {
       console.log(hashes.size <= 1 ? `outputs of the first run: identical across engines (${[...hashes][0] ?? 'none'})` : `OUTPUTS DIFFER: ${[...hashes].join(' ')}`);
       if (hashes.size > 1) process.exitCode = 1;
       if (flag('--browser') && size === 2.7) results.push(await browserCase(dir, rows, bytes));
+      if (flag('--opfs')) results.push(await opfsCase(dir, rows, bytes));
       rmSync(join(dir, 'table.bin'), { force: true });
     }
   } finally {
@@ -232,6 +237,95 @@ document.body.dataset.ready = '1';
     await server.close();
   }
   return { size: 2.7, bytes, engine: 'onnx-wasm in Chromium (File)', browser: results };
+}
+
+// The browser's processes (those started with `profile` on their command line): summed RSS in MB.
+function browserRssMB(profile) {
+  let kb = 0;
+  for (const pid of spawnSync('pgrep', ['-f', profile], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)) {
+    try { kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0); } catch { /* exited */ }
+  }
+  return kb / 1024;
+}
+
+// Chromium with a disk-backed temporary profile: the table downloaded into OPFS (first visit),
+// then read from there by main-thread and worker sessions, and from a File as before. Pages are
+// the OPFS tests' (tests/browser/opfs-page).
+async function opfsCase(dir, rows, bytes) {
+  const { chromium } = await import('playwright-core');
+  const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../tests/browser/support.mjs');
+  const { serveFiles } = await import('../tests/support/file-server.mjs');
+  const { cpSync } = await import('node:fs');
+  cpSync(join(repo, 'tests/browser/opfs-page'), dir, { recursive: true });
+  for (const x of ['js', 'dist']) { try { symlinkSync(join(repo, x), join(dir, x)); } catch { /* made by --browser */ } }
+  const profile = mkdtempSync(join(dirname(dir), 'chromium-profile-'));
+  const server = await serveFiles(dir);
+  const ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  let peak = 0;
+  const sampler = setInterval(() => { peak = Math.max(peak, browserRssMB(profile)); }, 250);
+  const out = { size: bytes, engine: 'onnx-wasm in Chromium (OPFS)', version: ctx.browser()?.version() };
+  let x = 777;
+  const random = () => Array.from({ length: 512 }, () => { x = (x * 1103515245 + 12345) % 2147483648; return x % rows; });
+  const check = (label, idx, r) => {
+    if (r.error) throw new Error(`${label}: ${r.error}: ${r.message}`);
+    const bad = idx.findIndex((i, k) => { const q = i < 0 ? i + rows : i; return r.rows[k][0] !== expected(q, 0) || r.rows[k][1] !== expected(q, COLS - 1); });
+    if (bad >= 0) throw new Error(`${label}: row ${bad} is wrong`);
+  };
+  const page = async () => {
+    const p = await ctx.newPage();
+    await p.goto(server.url);
+    await p.waitForFunction(() => document.body.dataset.ready === '1');
+    return p;
+  };
+  const call = (p, where, name, ...a) => p.evaluate(`t.${where}.${name}(...${JSON.stringify(a)})`);
+  // first and median (20 runs) of 512 rows
+  const runs = async (p, where, id, label) => {
+    const first = firstIndices(rows);
+    const r = await call(p, where, 'timedRun', id, first, COLS);
+    check(label, first, r);
+    const times = [];
+    for (let k = 0; k < 20; ++k) {
+      const idx = random();
+      const q = await call(p, where, 'timedRun', id, idx, COLS);
+      check(label, idx, q);
+      times.push(q.ms);
+    }
+    times.sort((a, b) => a - b);
+    return { firstMs: r.ms, medianMs: times[10] };
+  };
+  const gb = (bytes / 1e9).toFixed(2);
+  try {
+    const p1 = await page();
+    const first = await call(p1, 'main', 'timedCreate', 'model.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+    if (first.error) throw new Error(`first visit: ${first.error}: ${first.message}`);
+    out.firstVisitMs = first.ms;
+    console.log(`Chromium ${out.version}, OPFS, ${gb} GB: first visit create ${(first.ms / 1000).toFixed(1)} s (${(bytes / 1e6 / (first.ms / 1000)).toFixed(0)} MB/s, download into OPFS)`);
+    await p1.close();
+    for (const where of ['main', 'worker']) {
+      const p = await page();
+      const c = await call(p, where, 'timedCreate', 'model.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+      if (c.error) throw new Error(`cached create (${where}): ${c.error}: ${c.message}`);
+      const r = await runs(p, where, c.id, `OPFS ${where}`);
+      out[where] = { cachedCreateMs: c.ms, ...r };
+      console.log(`  ${where === 'main' ? 'main-thread' : 'worker     '} session: cached create ${c.ms.toFixed(1)} ms, first run ${r.firstMs.toFixed(1)} ms, median run ${r.medianMs.toFixed(2)} ms (512 rows, rows right)`);
+      await p.close();
+    }
+    const p = await page();
+    await p.setInputFiles('#table', join(dir, 'table.bin'));
+    const f = await p.evaluate(`(async () => t.main.timedCreate(await t.main.modelBytes('model.onnx'), { externalDataMode: 'lazy', externalData: [{ path: 'table.bin', data: picked() }] }))()`);
+    if (f.error) throw new Error(`File: ${f.error}: ${f.message}`);
+    out.file = { createMs: f.ms, ...(await runs(p, 'main', f.id, 'File')) };
+    console.log(`  a File kept as before (main thread): create ${f.ms.toFixed(1)} ms, first run ${out.file.firstMs.toFixed(1)} ms, median run ${out.file.medianMs.toFixed(2)} ms`);
+    await p.close();
+    out.peakRssMB = peak;
+    console.log(`  Chromium peak RSS (all its processes): ${peak.toFixed(0)} MB; onnxruntime-web: not run in this section`);
+  } finally {
+    clearInterval(sampler);
+    await ctx.close();
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return out;
 }
 
 await main();

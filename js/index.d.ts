@@ -336,3 +336,19 @@ export declare class InferenceSession {
   /** Frees the session's tensors and nodes; a later `run` is a {@link DisposedError}. */
   release(): Promise<void>;
 }
+
+// ---- The OPFS model cache (browsers; docs/large-tables-browser.md) ----
+/** Declaration merging: the cache options of InferenceSession.create(). */
+export interface SessionOptions {
+  /** 'opfs': keep the model and its external data (downloaded, or a File/Blob copied) in the origin private file system; tables kept there are read by rows. */
+  cache?: 'opfs';
+  /** With cache: another key stores (and downloads) the model again. */
+  cacheKey?: string;
+}
+export declare const modelCache: {
+  /** Each cached model (or File copied in): url is the model's URL, or 'file:<name>'; complete: every file it lists is stored whole. */
+  entries(): Promise<{ url: string; cacheKey: string | null; bytes: number; complete: boolean; files: { name: string; bytes: number; complete: boolean }[] }[]>;
+  /** Removes the entry of a model URL (with its cacheKey) or of a File/Blob; resolves to whether there was one. */
+  delete(source: string | URL | Blob, options?: { cacheKey?: string }): Promise<boolean>;
+  clear(): Promise<void>;
+};

@@ -7,3 +7,4 @@ export { InferenceSession } from './model/session.mjs';
 export { TYPE_NAMES } from './types.mjs';
 export { OnnxWasmError } from './errors-base.mjs';
 export * from './generated/errors.mjs';   // one Error subclass per code, and ERROR_CLASSES
+export { modelCache } from './model/model-cache.mjs';

@@ -13,9 +13,13 @@ import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
 import { tensorsFromLikes } from '../tensor-likes.mjs';
-import { ExternalData, loadInitializers, loadingOptions, sizeText } from './external-data.mjs';
+import { loadInitializers } from './external-data.mjs';
+import { loadingOptions } from './load-options.mjs';
+import { ExternalData } from './resolve-sources.mjs';
+import { sizeText } from './table-facts.mjs';
 import { decodeModel } from './onnx-proto.mjs';
 import { readModel } from './sources.mjs';
+import { readCachedModel } from './model-cache.mjs';
 import { WARM_UP_MODEL, WARM_UP_RUNS } from './warm-up.mjs';
 import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
 
@@ -95,13 +99,14 @@ export class InferenceSession {
 
   // source: a file path (Node), a URL (string in browsers; http(s) URL or URL object anywhere), a
   // Blob or File, a Uint8Array or an ArrayBuffer. options: { externalData, externalDataMode:
-  // 'auto' | 'memory' | 'lazy', onProgress({ loaded, total }) } (see README, Large tables).
+  // 'auto' | 'memory' | 'lazy', onProgress({ loaded, total }), cache: 'opfs', cacheKey } (see
+  // README, Large tables, and docs/large-tables-browser.md).
   static async create(source, options = {}) {
     await init();
     warmUp ??= InferenceSession.#warmUp().catch(() => {});   // once; its failure changes nothing
     await warmUp;
     const loading = loadingOptions(options);
-    const read = await readModel(source, 'the ONNX model');
+    const read = loading.cache ? await readCachedModel(source, loading, 'the ONNX model') : await readModel(source, 'the ONNX model');
     if (!read) throw invalidArgument('InferenceSession.create takes a file path (Node), a URL, a Blob or File, a Uint8Array or an ArrayBuffer');
     let model;
     try {
@@ -110,7 +115,7 @@ export class InferenceSession {
       throw modelError(`cannot parse the ONNX model (${read.bytes.length} bytes): ${e.message}`);
     }
     const session = new InferenceSession();
-    await session.#load(model, await ExternalData.create(options, read), loading, read.bytes.length);
+    await session.#load(model, await ExternalData.create(options, read, read.wrap), loading, read.bytes.length);
     return session;
   }
 

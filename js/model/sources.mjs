@@ -1,12 +1,13 @@
 // Where the bytes of a model and of its external data come from, and how they reach wasm memory:
 // a file in Node (positioned fs.readSync straight into a view of wasm memory: no whole-file
 // Buffer, no 2 GiB limit), a Blob or File (sliced and read in bounded chunks), a URL (fetched and
-// streamed; a Range request when only part is needed) or bytes already in JS memory. Every source
+// streamed; a Range request when only part is needed; resumed when it stops early) or bytes already in JS memory. Every source
 // reads [offset, offset + length) into wasm memory at an address; files, Blobs and bytes can
 // also read scattered runs of rows, for tables kept outside wasm memory.
 // Memory: nothing here allocates in wasm memory; callers own the addresses they pass.
 import { ModelError } from '../generated/errors.mjs';
 import { getModule, isNode } from '../runtime.mjs';
+import { fetchRange } from './fetch-range.mjs';
 
 const MiB = 1 << 20;
 export const CHUNK = 64 * MiB;         // one read into wasm memory from a file (fs caps one read at 2 GiB)
@@ -126,42 +127,41 @@ export class BlobSource {
   }
 }
 
+// A download that stopped before its end (a network error, or a response that ended early, as a
+// truncated entry of the browser's HTTP cache does) and could not be resumed: `got` of `length`
+// bytes arrived.
+export class DownloadStopped extends Error {
+  constructor(url, got, length, tries, cause) {
+    super(`the download of ${url} ended after ${got} of ${length} bytes (${tries} tries${cause ? `; the last: ${cause}` : ''})`);
+    Object.assign(this, { got, length });
+  }
+}
+
+export const URL_TRIES = 5;   // requests for one range: the first and up to 4 resumes
+
 // A URL: fetched when read, asking for the range needed (a server that ignores Range sends the
-// whole file: the bytes before the range are skipped as they stream by). Tables are not kept at
-// a URL: they are loaded.
+// whole file: the bytes before the range are skipped as they stream by). A response that ends
+// before the range's end is a download that stopped, not a short file: it resumes from the bytes
+// received, URL_TRIES requests in all. Tables are not kept at a URL: they are loaded.
 export class UrlSource {
   constructor(url) { this.url = url; }
   get canKeepTables() { return false; }
   async size() { return null; }   // known once fetched
   async readInto(offset, length, addr, progress) {
-    if (length === 0) return;
-    const response = await fetch(this.url, { headers: { Range: `bytes=${offset}-${offset + length - 1}` } });
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-    const ranged = response.status === 206;
-    const total = ranged ? Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN)
-      : Number(response.headers.get('content-length') ?? NaN);
-    if (Number.isFinite(total) && offset + length > total) throw new ShortRead(total);
-    let skip = ranged ? 0 : offset, done = 0, seen = ranged ? offset : 0;   // seen: bytes from the file's start
-    const reader = response.body.getReader();
-    try {
-      while (done < length) {
-        const { value, done: end } = await reader.read();
-        if (end) throw new ShortRead(Number.isFinite(total) ? total : seen);
-        seen += value.length;
-        let chunk = value;
-        if (skip > 0) {
-          const s = Math.min(skip, chunk.length);
-          chunk = chunk.subarray(s);
-          skip -= s;
-        }
-        chunk = chunk.subarray(0, length - done);
-        heap().set(chunk, addr + done);
-        done += chunk.length;
-        progress?.add(chunk.length);
-      }
-    } finally {
-      reader.cancel().catch(() => {});
-    }
+    await fetchInto(this.url, offset, length, (chunk, at) => heap().set(chunk, addr + at), progress);
+  }
+}
+
+// UrlSource's reads (fetchRange, self-contained: the OPFS reader worker runs the same function)
+// fail with { kind: 'short', size } or { kind: 'stopped', got, length, tries }; as ShortRead and
+// DownloadStopped here.
+async function fetchInto(url, offset, length, put, progress) {
+  try {
+    await fetchRange(url, offset, length, put, progress ? (n) => progress.add(n) : null, URL_TRIES);
+  } catch (e) {
+    if (e.kind === 'short') throw new ShortRead(e.size);
+    if (e.kind === 'stopped') throw new DownloadStopped(url.href, e.got, e.length, e.tries, e.cause);
+    throw e;
   }
 }
 

@@ -1,0 +1,69 @@
+// Bytes of a URL, streamed and resumed when the download stops: the one download loop of the
+// package, used by UrlSource (into wasm memory) and by the OPFS cache (into a file). It refers to
+// nothing outside itself, because the OPFS reader worker runs its source text (opfs-worker.mjs).
+//
+// fetchRange(url, offset, length, put, onBytes, tries): streams bytes [offset, offset + length)
+// (length null: to the end of the file) to put(chunk, position from offset), each byte once.
+// A response that ends before its end, or a connection that breaks, is a download that stopped:
+// it resumes with a Range request from the bytes received (a server that ignores Range sends the
+// whole file, and the bytes already received are skipped), `tries` requests in all. Resolves to
+// the bytes streamed. Fails with an Error of kind 'short' { size } when the file is shorter than
+// the range, kind 'stopped' { got, length, tries, cause } when every try stopped, kind 'http'
+// { status } for an HTTP error, or the first try's network error.
+export async function fetchRange(url, offset, length, put, onBytes, tries) {
+  const fail = (kind, message, extra) => Object.assign(new Error(message), { kind, ...extra });
+  let done = 0, cause = '';
+  for (let k = 1; ; ++k) {
+    const from = offset + done;
+    let response;
+    try {
+      const range = length === null ? `bytes=${from}-` : `bytes=${from}-${offset + length - 1}`;
+      response = await fetch(url, { headers: { Range: range }, ...(k > 1 ? { cache: 'no-store' } : {}) });
+    } catch (e) {
+      if (k === 1) throw e;
+      cause = e.message;
+      if (k >= tries) throw fail('stopped', cause, { got: done, length, tries: k, cause });
+      continue;
+    }
+    if (response.status === 416 && length === null && from > 0) {
+      // (a resumed download asked for bytes past the end: the file is shorter than before)
+      response.body?.cancel().catch(() => {});
+      throw fail('short', `the file holds fewer than ${from} bytes`, { size: Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN) });
+    }
+    if (!response.ok) throw fail('http', `HTTP ${response.status} ${response.statusText}`.trim(), { status: response.status });
+    const range = response.status === 206 ? /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '') : null;
+    const start = range ? Number(range[1]) : 0;
+    const total = range ? Number(range[2]) : Number(response.headers.get('content-length') ?? NaN);
+    if (length === null && Number.isFinite(total)) length = total - offset;
+    if (Number.isFinite(total) && length !== null && offset + length > total) {
+      response.body?.cancel().catch(() => {});
+      throw fail('short', `the file holds ${total} bytes`, { size: total });
+    }
+    if (start > from) throw new Error(`the server answered a request for bytes from ${from} with bytes from ${start}`);
+    let skip = from - start, ended = false;
+    const reader = response.body.getReader();
+    try {
+      while (length === null || done < length) {
+        const { value, done: end } = await reader.read();
+        if (end) { ended = true; cause = 'the response ended early'; break; }
+        let chunk = value;
+        if (skip > 0) {
+          const s = Math.min(skip, chunk.length);
+          chunk = chunk.subarray(s);
+          skip -= s;
+        }
+        if (length !== null) chunk = chunk.subarray(0, length - done);
+        if (chunk.length === 0) continue;
+        put(chunk, done);
+        done += chunk.length;
+        onBytes?.(chunk.length);
+      }
+    } catch (e) {
+      cause = e.message;
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    if (length === null ? ended : done >= length) return done;   // (unknown length: the end is the end)
+    if (k >= tries) throw fail('stopped', cause, { got: done, length, tries: k, cause });
+  }
+}

@@ -1,0 +1,54 @@
+// A table that stays in its source (a file, a Blob, caller's bytes or an OPFS copy): a Gather
+// along axis 0 reads the rows each run needs, adjacent rows in one read, into a block of just
+// those rows, then gathers from the block with indices remapped to it (so the output, and every
+// error, is the in-memory Gather's).
+// Memory: a LazyTable owns no wasm memory between runs; each gather's output belongs to the caller.
+import { ExternalDataError } from '../generated/errors.mjs';
+import { Tensor, UNINITIALIZED } from '../tensor.mjs';
+import { ShortRead } from './sources.mjs';
+import { checkRange, sizeText, tableBytes } from './table-facts.mjs';
+
+export class LazyTable {
+  constructor({ name, t, dims, source, location, offset, bytes }) {
+    Object.assign(this, { name, t, dims, source, location, offset, bytes });
+    this.rowBytes = tableBytes(t, [1, ...dims.slice(1)]);
+  }
+
+  // x: the table's facts (table-facts.mjs).
+  static async open(x) {
+    await checkRange(x);
+    return new LazyTable(x);
+  }
+
+  // Gather(table, indices) through a prepared Gather node: an output Tensor the caller owns.
+  async gather(prepared, indices) {
+    const { rows, remapped } = prepared.gatherRows(indices, this.t.id, this.dims);
+    let block = null;
+    try {
+      // (copied out first: allocating the block may grow memory, which detaches rows.data's view)
+      const ids = Array.from(rows.data, Number), u = ids.length;
+      block = Tensor[UNINITIALIZED](this.t.name, [u, ...this.dims.slice(1)]);
+      if (u > 0 && this.rowBytes > 0) {
+        const base = block.data.byteOffset;
+        const runs = [];
+        for (let i = 0; i < u;) {
+          let j = i + 1;
+          while (j < u && ids[j] === ids[j - 1] + 1) ++j;
+          runs.push({ at: this.offset + ids[i] * this.rowBytes, length: (j - i) * this.rowBytes, addr: base + i * this.rowBytes });
+          i = j;
+        }
+        try {
+          await this.source.readRuns(runs, this.offset + this.bytes);
+        } catch (e) {
+          const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${this.offset + this.bytes}` : e.message;
+          throw new ExternalDataError(`table '${this.name}' (${sizeText(this.bytes)}) is kept in '${this.location}', which cannot be read: ${why}`);
+        }
+      }
+      return prepared.runTensors(block, remapped);
+    } finally {
+      block?.dispose();
+      rows.dispose();
+      remapped.dispose();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// The OPFS cache of models and their external data (create(source, { cache: 'opfs' })), and
+// modelCache, which lists and removes what it holds. An entry is one model URL and cacheKey (or
+// one File or Blob given as external data, keyed by its name, size and date): its model and its
+// external data files, each fetched once, then read from the origin private file system on every
+// later create(), with no request (offline too).
+import { ExternalDataError } from '../generated/errors.mjs';
+import { OpfsSource } from './opfs-source.mjs';
+import { opfsMissing, opfsStore } from './opfs-store.mjs';
+import { BlobSource, UrlSource, asUrl, readModel } from './sources.mjs';
+
+// The entry's folder name: 16 hex digits of two FNV-1a hashes of url and cacheKey.
+function entryName(url, cacheKey) {
+  const text = `${url}\n${cacheKey ?? ''}`;
+  let a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
+}
+// A file name in an entry for a location ('model' is the model).
+const fileName = (location) => `data-${encodeURIComponent(location)}`;
+// A Blob's key: what identifies a file the user picked.
+const blobKey = (blob) => ({ url: `file:${blob.name ?? 'blob'}`, cacheKey: `${blob.size} bytes, modified ${blob.lastModified ?? '-'}` });
+
+async function store() {
+  const missing = await opfsMissing();
+  if (missing) throw new ExternalDataError(`the model cache (options.cache 'opfs') needs the origin private file system: ${missing}`);
+  return opfsStore();
+}
+
+// addFile(name) of the entry `entry` of `url`: adds a file to its list (made when absent).
+const entryFiles = (s, entry, url, cacheKey) => (name) => s.call('addFiles', [entry, url, cacheKey ?? null, [name]]);
+
+// Fetches an error-mapped file into the cache (used for the model itself).
+async function fetchFile(s, entry, name, url) {
+  try {
+    await s.call('download', [entry, name, url]);
+  } catch (e) {
+    if (e.kind === 'stopped') throw new ExternalDataError(`the model ${url}: the download ended after ${e.got} of ${e.length} bytes (${e.message}); the bytes received are kept`);
+    if (e.kind === 'quota') throw new ExternalDataError(`the model ${url}: the storage quota ran out (${e.message})`);
+    throw new ExternalDataError(`the model ${url}: cannot keep it in the origin private file system: ${e.message}`);
+  }
+  const { complete } = await s.call('status', [entry, name]);
+  return complete;
+}
+
+// What create() reads with options.cache 'opfs': { bytes, baseUrl, wrap }, wrap(source,
+// location) replacing a URL's or a Blob's source by its copy in the cache.
+export async function readCachedModel(source, { cacheKey }, what) {
+  const s = await store();
+  const blobs = (wrapUrl) => (src, location) => {
+    if (src instanceof BlobSource) {
+      const key = blobKey(src.blob);
+      const entry = entryName(key.url, cacheKey ?? key.cacheKey);
+      return new OpfsSource(s, entry, fileName(location), location, { blob: src.blob }, entryFiles(s, entry, key.url, cacheKey ?? key.cacheKey));
+    }
+    return wrapUrl ? wrapUrl(src, location) : src;
+  };
+  const url = typeof Blob === 'function' && source instanceof Blob ? null : asUrl(source);
+  if (!url) {
+    const read = await readModel(source, what);
+    return read && { ...read, wrap: blobs(null) };
+  }
+  const entry = entryName(url.href, cacheKey);
+  const addFile = entryFiles(s, entry, url.href, cacheKey);
+  await addFile('model');
+  const size = await fetchFile(s, entry, 'model', url.href);
+  const bytes = await s.readBytes(entry, 'model', size);
+  const wrapUrl = (src, location) => (src instanceof UrlSource ? new OpfsSource(s, entry, fileName(location), location, { url: src.url }, addFile) : src);
+  return { bytes, baseUrl: url, wrap: blobs(wrapUrl) };
+}
+
+// What the OPFS cache holds, and removing it. Each method fails with ExternalDataError where the
+// origin private file system is missing.
+export const modelCache = {
+  // [{ url, cacheKey, bytes, complete, files: [{ name, bytes, complete }] }]: url is the model's URL,
+  // or 'file:<name>' for a File copied in; complete: every file it lists is stored whole.
+  async entries() {
+    const s = await store();
+    return (await s.call('list', [])).filter((e) => e.meta).map(({ meta, files }) => ({
+      url: meta.url, cacheKey: meta.cacheKey, bytes: files.reduce((a, f) => a + f.bytes, 0),
+      complete: meta.files.every((name) => files.some((f) => f.name === name && f.complete)),
+      files: files.map((f) => ({ name: f.name === 'model' ? 'model' : decodeURIComponent(f.name.replace(/^data-/, '')), bytes: f.bytes, complete: f.complete })),
+    }));
+  },
+  // Removes the entry of a model URL (with the cacheKey it was stored with), or of a File or
+  // Blob; resolves to whether there was one.
+  async delete(source, { cacheKey } = {}) {
+    const s = await store();
+    let key;
+    if (typeof Blob === 'function' && source instanceof Blob) {
+      const k = blobKey(source);
+      key = entryName(k.url, cacheKey ?? k.cacheKey);
+    } else {
+      const url = asUrl(source);
+      if (!url) throw new ExternalDataError(`modelCache.delete takes a model's URL or a File, got ${typeof source}`);
+      key = entryName(url.href, cacheKey);
+    }
+    const there = (await s.call('readMeta', [key])) !== null;
+    await s.call('remove', [key]);
+    return there;
+  },
+  async clear() {
+    const s = await store();
+    await s.call('remove', [null]);
+  },
+};

@@ -1,0 +1,238 @@
+// The files of the OPFS cache, where synchronous access handles exist (a dedicated worker): the
+// session's own worker, or the one reader worker a page's sessions share (opfs-worker.mjs runs
+// this function's source text there, so it refers to nothing outside itself but its argument,
+// fetchRange, and the platform's globals).
+// Layout: <OPFS root>/onnx-wasm-cache/<entry>/ holds entry.json ({ url, cacheKey, files }) and each
+// file of the entry: the model ('model') and each external data file (its location, escaped).
+// A file is written as '<name>.part' and renamed when complete: a complete name is never half
+// written. Downloads and copies take a Web Lock per file, so that two pages never write one file:
+// the second waits, then finds it complete.
+// Errors carry a kind: 'missing' (not stored, or removed), 'short' { size }, 'quota', 'busy'
+// (open for writing elsewhere), 'stopped' and 'http' (from fetchRange).
+export function opfsFiles(fetchRange) {
+  const ROOT = 'onnx-wasm-cache';
+  const FLUSH = 64 * 2 ** 20;   // bytes written between flushes of a download
+  const SLICE = 16 * 2 ** 20;   // one Blob slice of a copy
+  const fail = (kind, message, extra) => Object.assign(new Error(message), { kind, ...extra });
+  const open = new Map();   // 'entry/name' -> a read-only sync access handle kept open (Chromium)
+  let root = null;
+
+  const rootDir = async () => (root ??= await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true }));
+  const entryDir = async (entry, create = false) => {
+    try {
+      return await (await rootDir()).getDirectoryHandle(entry, { create });
+    } catch (e) {
+      if (e.name === 'NotFoundError') return null;
+      throw e;
+    }
+  };
+  const fileIn = async (dir, name) => {
+    try {
+      return await dir.getFileHandle(name);
+    } catch (e) {
+      if (e.name === 'NotFoundError' || e.name === 'TypeMismatchError') return null;
+      throw e;
+    }
+  };
+  // (a file open for writing in another realm may refuse getFile(): its size is not known then)
+  const sizeOf = async (file) => {
+    if (!file) return null;
+    try {
+      return (await file.getFile()).size;
+    } catch (e) {
+      if (e.name === 'NoModificationAllowedError') return null;
+      throw e;
+    }
+  };
+  const quota = (name, e, stored) => fail('quota', `storing '${name}' exceeded the storage quota after ${stored} bytes (${e.message})`, { stored });
+
+  // A read handle: kept open where the browser lets readers share a file ('read-only' mode,
+  // Chromium), else opened for each read and closed after (Firefox ESR 153 locks the file for
+  // one handle), waiting up to a second for another page's read to end.
+  async function reader(entry, name) {
+    const key = `${entry}/${name}`;
+    const kept = open.get(key);
+    if (kept) return { handle: kept, kept: true };
+    const dir = await entryDir(entry);
+    const file = dir && await fileIn(dir, name);
+    if (!file) throw fail('missing', `'${name}' is no longer in the origin private file system (removed from the cache)`);
+    for (let k = 0; ; ++k) {
+      try {
+        const handle = await file.createSyncAccessHandle({ mode: 'read-only' });
+        if (handle.mode !== 'read-only') return { handle, kept: false };
+        open.set(key, handle);
+        return { handle, kept: true };
+      } catch (e) {
+        if (e.name === 'NotFoundError') throw fail('missing', `'${name}' is no longer in the origin private file system (removed from the cache)`);
+        if (e.name !== 'NoModificationAllowedError' || k >= 50) throw e.name === 'NoModificationAllowedError' ? fail('busy', `'${name}' is open in another page`) : e;
+        await new Promise((ok) => setTimeout(ok, 20));
+      }
+    }
+  }
+  const forget = (key) => { const h = open.get(key); if (h) { open.delete(key); h.close(); } };
+  const closeUnder = (entry) => { for (const key of [...open.keys()]) if (entry === null || key.startsWith(`${entry}/`)) forget(key); };
+  // Every realm (page, worker) closes the handles it keeps on an entry about to be removed.
+  const channel = new BroadcastChannel(ROOT);
+  channel.onmessage = ({ data }) => { if (data && 'close' in data) closeUnder(data.close); };
+  // Removes a folder entry, after asking every realm to close its handles; retried for up to 2 s
+  // while another realm's read still holds a file.
+  async function removeAll(dir, name) {
+    closeUnder(name);
+    channel.postMessage({ close: name });
+    for (let k = 0; ; ++k) {
+      try {
+        await dir.removeEntry(name, { recursive: true });
+        return;
+      } catch (e) {
+        if (e.name === 'NotFoundError') return;
+        if (e.name !== 'NoModificationAllowedError' || k >= 100) throw e.name === 'NoModificationAllowedError' ? fail('busy', `the cache entry is in use elsewhere (${e.message})`) : e;
+        await new Promise((ok) => setTimeout(ok, 20));
+      }
+    }
+  }
+
+  // Writes '<name>.part' through write(handle, stored) -> bytes written, resuming from the bytes
+  // it holds, then renames it. Nothing when the file is complete already.
+  async function store(entry, name, write) {
+    return navigator.locks.request(`${ROOT}/${entry}/${name}`, async () => {
+      const dir = await entryDir(entry, true);
+      if (await fileIn(dir, name)) return 0;
+      const part = await dir.getFileHandle(`${name}.part`, { create: true });
+      let handle;
+      try {
+        handle = await part.createSyncAccessHandle();
+      } catch (e) {
+        throw e.name === 'NoModificationAllowedError' ? fail('busy', `'${name}' is being written elsewhere`) : e;
+      }
+      const stored = handle.getSize();
+      let written = 0;
+      try {
+        written = await write(handle, stored);
+        handle.flush();
+      } catch (e) {
+        const kept = handle.getSize();
+        handle.close();
+        handle = null;
+        if (e.name === 'QuotaExceededError') {
+          await dir.removeEntry(`${name}.part`);   // nothing half-written is left
+          throw quota(name, e, kept);
+        }
+        throw e;
+      } finally {
+        handle?.close();
+      }
+      await part.move(name);
+      return written;
+    });
+  }
+
+  return {
+    // { complete: bytes | null, part: bytes | null } of a file of an entry.
+    async status(entry, name) {
+      const dir = await entryDir(entry);
+      if (!dir) return { complete: null, part: null };
+      return { complete: await sizeOf(await fileIn(dir, name)), part: await sizeOf(await fileIn(dir, `${name}.part`)) };
+    },
+    // Downloads `url` into the entry's file `name` (resuming a partial one).
+    async download(entry, name, url, onBytes) {
+      return store(entry, name, async (handle, stored) => {
+        let since = 0;
+        const put = (chunk, at) => {
+          handle.write(chunk, { at: stored + at });
+          since += chunk.length;
+          if (since >= FLUSH) { handle.flush(); since = 0; }
+        };
+        try {
+          return await fetchRange(url, stored, null, put, onBytes, 5);
+        } catch (e) {
+          if (e.kind === 'stopped') { e.got += stored; if (e.length !== null) e.length += stored; }   // (counting the bytes stored before)
+          throw e;
+        }
+      });
+    },
+    // Copies a Blob or File into the entry's file `name`.
+    async copy(entry, name, blob, onBytes) {
+      return store(entry, name, async (handle, stored) => {
+        for (let at = stored; at < blob.size; at += SLICE) {
+          const bytes = new Uint8Array(await blob.slice(at, Math.min(at + SLICE, blob.size)).arrayBuffer());
+          handle.write(bytes, { at });
+          onBytes?.(bytes.length);
+        }
+        return blob.size - stored;
+      });
+    },
+    // Reads runs [{ at, length, to }] of a complete file into target[to...], after checking that
+    // the file holds `end` bytes.
+    async read(entry, name, runs, end, target) {
+      const { handle, kept } = await reader(entry, name);
+      try {
+        const size = handle.getSize();
+        if (end > size) throw fail('short', `the file holds ${size} bytes`, { size });
+        for (const r of runs) {
+          for (let n = 0; n < r.length;) {
+            const got = handle.read(target.subarray(r.to + n, r.to + r.length), { at: r.at + n });
+            if (got === 0) throw fail('short', `the file holds ${handle.getSize()} bytes`, { size: handle.getSize() });
+            n += got;
+          }
+        }
+      } catch (e) {
+        if (kept) forget(`${entry}/${name}`);   // (opened again by the next read, or found missing)
+        throw e;
+      } finally {
+        if (!kept) handle.close();
+      }
+    },
+    async readMeta(entry) {
+      return navigator.locks.request(`${ROOT}/${entry}/entry.json`, async () => {
+        const dir = await entryDir(entry);
+        const file = dir && await fileIn(dir, 'entry.json');
+        return file ? JSON.parse(await (await file.getFile()).text()) : null;
+      });
+    },
+    // Makes the entry's entry.json { url, cacheKey, files } when missing, and adds `files` to its
+    // list; resolves to the list.
+    async addFiles(entry, url, cacheKey, files) {
+      return navigator.locks.request(`${ROOT}/${entry}/entry.json`, async () => {
+        const dir = await entryDir(entry, true);
+        const file = await dir.getFileHandle('entry.json', { create: true });
+        const text = await (await file.getFile()).text();
+        const meta = text ? JSON.parse(text) : { url, cacheKey, files: [] };
+        if (files.every((f) => meta.files.includes(f)) && text) return meta.files;
+        for (const f of files) if (!meta.files.includes(f)) meta.files.push(f);
+        const handle = await file.createSyncAccessHandle();
+        try {
+          const bytes = new TextEncoder().encode(JSON.stringify(meta));
+          handle.truncate(0);
+          handle.write(bytes, { at: 0 });
+          handle.flush();
+        } finally {
+          handle.close();
+        }
+        return meta.files;
+      });
+    },
+    // Every entry: [{ entry, meta, files: [{ name, bytes, complete }] }].
+    async list() {
+      const out = [];
+      for await (const [entry, dir] of (await rootDir()).entries()) {
+        if (dir.kind !== 'directory') continue;
+        const files = [];
+        let meta = null;
+        for await (const [name, file] of dir.entries()) {
+          if (name === 'entry.json') { meta = JSON.parse(await (await file.getFile()).text()); continue; }
+          files.push({ name: name.replace(/\.part$/, ''), bytes: (await file.getFile()).size, complete: !name.endsWith('.part') });
+        }
+        out.push({ entry, meta, files });
+      }
+      return out;
+    },
+    // Removes an entry (null: every entry), every realm's handles on it closed first.
+    async remove(entry) {
+      const r = await rootDir();
+      const names = [];
+      if (entry !== null) names.push(entry);
+      else for await (const name of r.keys()) names.push(name);
+      for (const name of names) await navigator.locks.request(`${ROOT}/${name}/entry.json`, () => removeAll(r, name));
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// An external data file kept in the OPFS cache: fetched into it first (downloaded from its URL,
+// or copied from a Blob or File the user picked; resumed from the bytes stored), then read from
+// it: whole tables into wasm memory, or the rows a run needs (canKeepTables), through sync access
+// handles (opfs-store.mjs).
+import { ExternalDataError } from '../generated/errors.mjs';
+import { getModule } from '../runtime.mjs';
+import { CHUNK, DownloadStopped, ShortRead } from './sources.mjs';
+import { sizeText } from './table-facts.mjs';
+
+const heap = () => getModule().HEAPU8;
+
+// A reader's error as sources give it: ShortRead for a short file, else the error itself.
+function readError(e) {
+  if (e.kind === 'short') return new ShortRead(e.size);
+  return e;
+}
+
+export class OpfsSource {
+  // store: opfsStore(); entry, name: the file in the cache; location: as the model names it;
+  // origin: { url } or { blob }; addFile(name): records the file in the entry's list.
+  constructor(store, entry, name, location, origin, addFile) {
+    Object.assign(this, { store, entry, name, location, origin, addFile });
+    this.tables = [];
+  }
+  get canKeepTables() { return true; }
+  #status() { return this.store.call('status', [this.entry, this.name]); }
+
+  // The bytes still to fetch for the tables `tables` (facts) stored in this file.
+  async pendingBytes(tables) {
+    this.tables = tables.map((x) => x.name);
+    const { complete, part } = await this.#status();
+    if (complete !== null) return 0;
+    this.needed = this.origin.blob ? this.origin.blob.size : Math.max(0, ...tables.map((x) => x.offset + x.bytes));
+    return Math.max(0, this.needed - (part ?? 0));
+  }
+
+  #what() { return `${this.tables.length === 1 ? 'table' : 'tables'} ${this.tables.map((t) => `'${t}'`).join(', ')} ('${this.location}')`; }
+
+  // Downloads or copies the file into the cache, unless it is there complete.
+  async fetch(progress) {
+    const { complete, part } = await this.#status();
+    if (complete !== null) return;
+    const stored = part ?? 0;
+    const need = Math.max(0, (this.needed ?? 0) - stored);
+    const estimate = await navigator.storage.estimate?.();
+    if (estimate && Number.isFinite(estimate.quota) && estimate.quota - estimate.usage < need)
+      throw new ExternalDataError(`${this.#what()}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(this.needed)} in all, ${stored} stored), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
+    await this.addFile(this.name);
+    try {
+      if (this.origin.url) await this.store.call('download', [this.entry, this.name, this.origin.url.href], (n) => progress.add(n));
+      else await this.store.call('copy', [this.entry, this.name, this.origin.blob], (n) => progress.add(n));
+    } catch (e) {
+      if (e.kind === 'quota') throw new ExternalDataError(`${this.#what()}: the storage quota ran out after ${e.stored} of ${this.needed} bytes; the partial file was removed (${e.message})`);
+      if (e.kind === 'stopped') throw new ExternalDataError(`${this.#what()}: ${new DownloadStopped(this.origin.url.href, e.got, e.length, 5, e.message).message}; the bytes received are kept, and the next create() resumes from them`);
+      if (e.kind === 'http') throw new ExternalDataError(`${this.#what()}: cannot download ${this.origin.url.href}: ${e.message}`);
+      throw new ExternalDataError(`${this.#what()}: cannot keep it in the origin private file system: ${e.name}: ${e.message}`);
+    }
+  }
+
+  async size() {
+    const { complete } = await this.#status();
+    if (complete === null) throw new ExternalDataError(`'${this.location}' is not in the origin private file system (removed from the cache)`);
+    return complete;
+  }
+
+  async readInto(offset, length, addr, progress) {
+    try {
+      for (let done = 0; done < length; done += CHUNK) {
+        const n = Math.min(CHUNK, length - done);
+        await this.store.readRuns(this.entry, this.name, [{ at: offset + done, length: n, addr: addr + done }], offset + length, heap);
+        progress?.add(n);
+      }
+    } catch (e) {
+      throw readError(e);
+    }
+  }
+
+  async readRuns(runs, end) {
+    try {
+      await this.store.readRuns(this.entry, this.name, runs, end, heap);
+    } catch (e) {
+      throw readError(e);
+    }
+  }
+}

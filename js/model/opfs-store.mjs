@@ -1,0 +1,118 @@
+// The OPFS cache's files (opfs-files.mjs) from wherever a session runs. In a dedicated worker the
+// session calls them directly and reads rows straight into wasm memory through sync access
+// handles. Elsewhere (a page's main thread) they run in one reader worker that the package starts
+// for the page: each call is one message and one answer, and a run's rows come back in one
+// transferred buffer. The worker is made from the functions' source text as a Blob URL, so that it
+// works from js/ and from the one-file bundles alike, under a CSP that allows `worker-src blob:`
+// (no eval, no new Function).
+// Errors keep their kind ('missing', 'short', 'quota', 'busy', 'stopped', 'http') across the worker.
+import { fetchRange } from './fetch-range.mjs';
+import { opfsFiles } from './opfs-files.mjs';
+
+const PROGRESS_EVERY = 4 * 2 ** 20;   // bytes between progress messages of the reader worker
+
+export const inDedicatedWorker = () => typeof DedicatedWorkerGlobalScope === 'function' && globalThis instanceof DedicatedWorkerGlobalScope;
+
+// Whether this context has the origin private file system: null, or why not.
+export async function opfsMissing() {
+  if (typeof navigator !== 'object' || typeof navigator.storage?.getDirectory !== 'function') return 'this context has no origin private file system (navigator.storage.getDirectory)';
+  if (typeof navigator.locks?.request !== 'function') return 'this context has no Web Locks (navigator.locks)';
+  if (!inDedicatedWorker() && typeof Worker !== 'function') return 'this context cannot start a worker for sync access handles';
+  try {
+    await navigator.storage.getDirectory();
+  } catch (e) {
+    return `the browser refuses it here (${e.name}: ${e.message}; private browsing?)`;
+  }
+  return null;
+}
+
+// The reader worker's script: the two functions' source text and a message loop.
+function workerMain(fetchRange, opfsFiles, every) {
+  const files = opfsFiles(fetchRange);
+  self.onmessage = async ({ data: { id, op, args } }) => {
+    try {
+      let result, transfer = [];
+      if (op === 'read') {
+        // runs [{ at, length }] into one buffer, run after run
+        const [entry, name, runs, end] = args;
+        let total = 0;
+        const placed = runs.map((r) => ({ at: r.at, length: r.length, to: (total += r.length) - r.length }));
+        result = new Uint8Array(total);
+        await files.read(entry, name, placed, end, result);
+        transfer = [result.buffer];
+      } else {
+        let pending = 0;
+        const onBytes = (n) => { pending += n; if (pending >= every) { postMessage({ id, bytes: pending }); pending = 0; } };
+        result = await files[op](...args, onBytes);
+        if (pending) postMessage({ id, bytes: pending });
+      }
+      postMessage({ id, result }, transfer);
+    } catch (e) {
+      postMessage({ id, error: { name: e.name, message: e.message, kind: e.kind, size: e.size, got: e.got, length: e.length, stored: e.stored } });
+    }
+  };
+}
+
+// The page's reader worker: a call per message, answered in order of completion.
+class ReaderWorker {
+  #worker; #calls = new Map(); #next = 0;
+  constructor() {
+    const source = `(${workerMain})((${fetchRange}), (${opfsFiles}), ${PROGRESS_EVERY});`;
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    this.#worker = new Worker(url, { name: 'onnx-wasm OPFS reader' });
+    URL.revokeObjectURL(url);
+    this.#worker.onmessage = ({ data }) => {
+      const call = this.#calls.get(data.id);
+      if (!call) return;
+      if ('bytes' in data) { call.onBytes?.(data.bytes); return; }
+      this.#calls.delete(data.id);
+      if (data.error) call.fail(Object.assign(new Error(data.error.message), data.error));
+      else call.done(data.result);
+    };
+    this.#worker.onerror = (e) => {
+      for (const call of this.#calls.values()) call.fail(new Error(`the OPFS reader worker failed: ${e.message}`));
+      this.#calls.clear();
+    };
+  }
+  call(op, args, onBytes = null) {
+    const id = this.#next++;
+    return new Promise((done, fail) => {
+      this.#calls.set(id, { done, fail, onBytes });
+      this.#worker.postMessage({ id, op, args });
+    });
+  }
+}
+
+let files = null, worker = null;
+
+// The cache's files as async calls: status, download, copy, readMeta, addFiles, list, remove,
+// readRuns(entry, name, runs [{ at, length, addr }], end, heap) into wasm memory (heap(): the
+// current HEAPU8) and readBytes(entry, name, length) into a new Uint8Array.
+export function opfsStore() {
+  if (inDedicatedWorker()) {
+    files ??= opfsFiles(fetchRange);
+    return {
+      call: (op, args, onBytes) => files[op](...args, onBytes),
+      readRuns: (entry, name, runs, end, heap) => files.read(entry, name, runs.map((r) => ({ at: r.at, length: r.length, to: r.addr })), end, heap()),
+      async readBytes(entry, name, length) {
+        const bytes = new Uint8Array(length);
+        await files.read(entry, name, [{ at: 0, length, to: 0 }], length, bytes);
+        return bytes;
+      },
+    };
+  }
+  worker ??= new ReaderWorker();
+  return {
+    call: (op, args, onBytes) => worker.call(op, args, onBytes),
+    readBytes: (entry, name, length) => worker.call('read', [entry, name, [{ at: 0, length }], length]),
+    async readRuns(entry, name, runs, end, heap) {
+      const bytes = await worker.call('read', [entry, name, runs.map((r) => ({ at: r.at, length: r.length })), end]);
+      const h = heap();
+      let from = 0;
+      for (const r of runs) {
+        h.set(bytes.subarray(from, from + r.length), r.addr);
+        from += r.length;
+      }
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// Where each external initializer lives: in wasm memory, or kept in its source and read by rows.
+const GiB = 2 ** 30;
+// 'auto' keeps tables in memory while those it keeps there total at most this: half of what
+// wasm32 memory (4 GiB) can hold, leaving room for outputs and everything else.
+export const AUTO_MEMORY_BYTES = 2 * GiB;
+
+// Map name -> 'memory' | 'file'. `tables`: Map name -> facts (table-facts.mjs) for each external
+// initializer, in graph order. A table may stay in its source ('file') only when the source
+// allows it (a file, a Blob, bytes or an OPFS copy; not a URL), it is numeric with rank >= 1
+// (Gather's types have whole bytes per row), read only as the data of Gathers along axis 0, and
+// neither a graph output nor a graph input (a feed may replace those). 'auto' keeps such a table
+// in memory while the tables in memory total at most AUTO_MEMORY_BYTES.
+export function placeTables(graph, tables, overridable, mode) {
+  const rowReads = new Map();   // name -> whether every read of it is a Gather of rows
+  for (const n of graph.node) {
+    const gather = n.opType === 'Gather' && (n.domain === '' || n.domain === 'ai.onnx');
+    const axis = gather ? Number(n.attribute.find((a) => a.name === 'axis')?.i ?? 0) : NaN;
+    n.input.forEach((x, k) => {
+      if (!x) return;
+      const rank = tables.get(x)?.dims.length;
+      const rows = gather && k === 0 && n.input[1] !== x && (axis === 0 || axis === -rank);
+      rowReads.set(x, (rowReads.get(x) ?? true) && rows);
+    });
+  }
+  const outputs = new Set(graph.output.map((o) => o.name));
+  const keepable = (name, { t, dims, source }) => rowReads.get(name) === true && !outputs.has(name) && !overridable.has(name) &&
+    t.name !== 'string' && dims.length >= 1 && source.canKeepTables;
+  const place = new Map();
+  let inMemory = 0;
+  for (const [name, table] of tables) {
+    if (mode === 'memory' || !keepable(name, table)) {
+      place.set(name, 'memory');
+      inMemory += table.bytes;
+    }
+  }
+  for (const [name, table] of tables) {
+    if (place.has(name)) continue;
+    const memory = mode === 'auto' && inMemory + table.bytes <= AUTO_MEMORY_BYTES;
+    place.set(name, memory ? 'memory' : 'file');
+    if (memory) inMemory += table.bytes;
+  }
+  return place;
+}
