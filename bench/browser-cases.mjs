@@ -14,12 +14,15 @@ export async function load(id) {
 }
 
 // Per-run µs: batches of n runs, n doubled until a batch takes 100 ms (or n = 2^14), then the
-// median of 5 batches. A slow engine gets one batch of at least 3 runs.
-export async function perRun(run) {
+// median of 5 batches. A slow engine gets one batch of at least 3 runs. Each run is
+// `after(await run())`: one await a run, as a caller's loop has. (Wrapping each run in an async
+// arrow of its own cost the harness, not the engine, 3.25 µs a run in Firefox ESR 153, 0.07 µs
+// in Chromium: an async function that awaits, awaited.)
+export async function perRun(run, after = () => {}) {
   let n = 1, ms = 0;
   for (;;) {
     const t0 = performance.now();
-    for (let k = 0; k < n; ++k) await run();
+    for (let k = 0; k < n; ++k) after(await run());
     ms = performance.now() - t0;
     if (ms >= 100 || n >= 16384) break;
     n *= 2;
@@ -28,7 +31,7 @@ export async function perRun(run) {
   const batches = [];
   for (let b = 0; b < 5; ++b) {
     const t0 = performance.now();
-    for (let k = 0; k < n; ++k) await run();
+    for (let k = 0; k < n; ++k) after(await run());
     batches.push(((performance.now() - t0) / n) * 1000);
   }
   return batches.sort((a, b) => a - b)[2];

@@ -30,8 +30,8 @@ window.benchCase = async (id) => {
   const a = (await ours.run(feedsOurs)).out, b = (await theirs.run(feedsOrt)).out;
   const identical = sameBytes(a.data, b.data) && JSON.stringify(Array.from(a.dims)) === JSON.stringify(Array.from(b.dims));
   a.dispose(); b.dispose?.();
-  const usOurs = await perRun(async () => (await ours.run(feedsOurs)).out.dispose());
-  const usOrt = await perRun(async () => { (await theirs.run(feedsOrt)).out.dispose?.(); });
+  const usOurs = await perRun(() => ours.run(feedsOurs), (r) => r.out.dispose());
+  const usOrt = await perRun(() => theirs.run(feedsOrt), (r) => r.out.dispose?.());
   for (const t of Object.values(feedsOurs)) t.dispose();
   await ours.release(); await theirs.release();
   return { id, usOurs, usOrt, identical };

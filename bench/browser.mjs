@@ -9,7 +9,8 @@
 //    DevTools instrumentation on the page (bench/chromium-bare.mjs; what a user's browser does)
 //    and through playwright (which enables DevTools domains on every page).
 // 2. The side-by-side table of bench/models.mjs's cases, onnx-wasm against onnxruntime-web (wasm,
-//    1 thread) in one page (bench/browser-page.mjs), outputs compared byte for byte.
+//    1 thread) in one page (bench/browser-page.mjs), outputs compared byte for byte; in Chromium,
+//    then the same page in Firefox ESR (puppeteer-core over WebDriver BiDi).
 // 3. Cold runs of the tiny case in fresh (cross-origin isolated: finer timer) pages, 7 per engine,
 //    each loading that engine alone (bench/browser-cold.mjs).
 // A benchmark, not a test: nothing asserts a time. --quick uses reduced sizes; --json out.json.
@@ -17,6 +18,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
 import { headSnippet, launchChromium, preloadPair, serveDir } from '../tests/browser/support.mjs';
 import { launchBareChromium } from './chromium-bare.mjs';
 import { benchCases, writeCaseFiles } from './models.mjs';
@@ -183,6 +185,29 @@ try {
   console.log(`\nSide by side in one Chromium page: onnx-wasm/web (one thread) and onnxruntime-web (wasm, 1 thread)${quick ? ' (QUICK: reduced sizes)' : ''}`);
   console.table(table.map((r) => ({ case: r.case, 'onnx-wasm µs': r.usOurs.toFixed(1), 'ORT-web µs': r.usOrt.toFixed(1), 'vs ORT-web': `${(r.usOrt / r.usOurs).toFixed(1)}x`, identical: r.identical ? 'yes' : 'NO' })));
   if (table.some((r) => !r.identical)) process.exitCode = 1;
+
+  // 2b. The same page in Firefox.
+  const firefox = await puppeteer.launch({ browser: 'firefox', executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', headless: true, protocol: 'webDriverBiDi' });
+  try {
+    const page = await firefox.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${plain.url}bench.html`);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    const rows = [];
+    for (const c of cases) {
+      const r = await page.evaluate((id) => window.benchCase(id), c.id);
+      rows.push({ id: c.id, case: c.label, ...r });
+      console.error(`Firefox, ${c.id}: onnx-wasm ${r.usOurs.toFixed(1)} µs, onnxruntime-web ${r.usOrt.toFixed(1)} µs`);
+    }
+    if (errors.length) throw new Error(`Firefox bench page: ${errors.join('; ')}`);
+    results.firefox = { version: await firefox.version(), table: rows };
+    console.log(`\nSide by side in one Firefox page (${results.firefox.version}): onnx-wasm/web (one thread) and onnxruntime-web (wasm, 1 thread)${quick ? ' (QUICK: reduced sizes)' : ''}`);
+    console.table(rows.map((r) => ({ case: r.case, 'onnx-wasm µs': r.usOurs.toFixed(1), 'ORT-web µs': r.usOrt.toFixed(1), 'vs ORT-web': `${(r.usOrt / r.usOurs).toFixed(1)}x`, identical: r.identical ? 'yes' : 'NO' })));
+    if (rows.some((r) => !r.identical)) process.exitCode = 1;
+  } finally {
+    await firefox.close();
+  }
 
   // 3. Cold runs, fresh pages per engine (the engines taken in turn), each figure the median over
   // the pages: one page's run 1 moved from 55 to 1,380 µs between two pages of the same build.
