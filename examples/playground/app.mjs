@@ -52,7 +52,7 @@ worker.onerror = (e) => {
 
 // ---- Field errors -------------------------------------------------------------------------------
 // Every error is shown in the .field-error slot of its field: data-error-for="input:1", "attr:axis",
-// "opset", "symbols", "model", "model-run", "bench", "general" or "global".
+// "opset", "symbols", "model", "model-url", "model-cache", "model-run", "bench", "general" or "global".
 function showError(field, message) {
   let slot = document.querySelector(`.field-error[data-error-for="${CSS.escape(field)}"]`);
   if (!slot) slot = document.querySelector('.field-error[data-error-for="general"]');
@@ -242,36 +242,116 @@ const fmtUs = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(
 // ---- Panel 2: Model --------------------------------------------------------------------------------
 let model = null;
 
-// The Files go to the worker as they are (a File is passed by reference, not copied): the model,
-// its test data and its external data. A progress bar follows the bytes loaded.
-async function openFiles(fileList) {
-  const files = Array.from(fileList);
+// Loads a model in the worker (request `kind`: 'model-load' for picked Files, 'model-url' for a
+// URL), a progress bar following the bytes loaded; an error shows in the slot of `field`.
+async function loadModel(kind, args, field) {
   const panel = $('#model-panel');
   clearErrors(panel);
   $('#model-result').replaceChildren();
-  const bar = $('#model-progress');
-  bar.hidden = false;
+  const box = $('#model-progress-box'), bar = $('#model-progress'), label = $('#model-progress-text');
+  box.hidden = false;
   bar.removeAttribute('value');
-  const onProgress = ({ loaded, total }) => { bar.max = total; bar.value = loaded; bar.title = `${loaded.toLocaleString('en')} of ${total.toLocaleString('en')} bytes`; };
+  label.textContent = kind === 'model-url' ? 'opening…' : 'loading…';
+  const onProgress = ({ loaded, total }) => {
+    bar.max = total;
+    bar.value = loaded;
+    label.textContent = bar.title = `${loaded.toLocaleString('en')} of ${total.toLocaleString('en')} bytes`;
+  };
   try {
-    model = await call('model-load', { files }, { onProgress });
+    model = await call(kind, args, { onProgress });
   } catch (e) {
     model = null;
     $('#model-info').hidden = true;
-    showError(e.field ?? 'model', e.message);
+    showError(e.field ?? field, e.message);
     return;
   } finally {
-    bar.hidden = true;
+    box.hidden = true;
+    if (kind === 'model-url' && args.keep) refreshCache();
   }
   renderModel();
   await runModel();
 }
 
+// The Files go to the worker as they are (a File is passed by reference, not copied): the model,
+// its test data and its external data.
+const openFiles = (fileList) => loadModel('model-load', { files: Array.from(fileList) }, 'model');
+
+// A URL typed in the field: resolved against the page, http(s) only; its errors show next to it.
+function openUrl(keep, cacheKey = null) {
+  const text = $('#model-url').value.trim();
+  let url;
+  try {
+    if (text === '') throw new Error('type the URL of an .onnx file');
+    url = new URL(text, document.baseURI);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`only http: and https: URLs can be loaded, got ${url.protocol}`);
+  } catch (e) {
+    clearErrors($('#model-panel'));
+    showError('model-url', e instanceof TypeError ? `'${text}' is not a URL (${e.message})` : e.message);
+    $('#model-url').closest('label').classList.add('invalid');
+    return Promise.resolve();
+  }
+  return loadModel('model-url', { url: url.href, keep, cacheKey }, 'model-url');
+}
+
+// ---- Kept in this browser (the OPFS cache, listed and deleted by the worker) ------------------------
+const sizeText = (n) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`);
+
+async function refreshCache() {
+  let r;
+  try {
+    r = await call('cache-list');
+  } catch (e) {
+    showError(e.field ?? 'model-cache', e.message);
+    $('#model-keep').checked = false;
+    $('#model-keep').disabled = true;
+    return;
+  }
+  renderCache(r);
+}
+
+function renderCache({ entries, usage, quota }) {
+  const list = $('#model-cache-list');
+  list.hidden = entries.length === 0;
+  $('#model-cache-empty').hidden = entries.length > 0;
+  $('#model-cache-clear').disabled = entries.length === 0;
+  $('#model-cache-usage').textContent = usage === null ? '' : `this site stores ${sizeText(usage)}${quota ? ` of a ${sizeText(quota)} quota` : ''}`;
+  list.replaceChildren(
+    h('tr', {}, h('th', { text: 'model URL' }), h('th', { text: 'size' }), h('th', { text: 'state' }), h('th', {})),
+    ...entries.map((e) => h('tr', { class: 'entry', dataset: { url: e.url } },
+      h('td', { class: 'url', title: e.files.map((f) => `${f.name}: ${f.bytes.toLocaleString('en')} bytes${f.complete ? '' : ' (partial)'}`).join('\n') },
+        e.url, e.cacheKey ? h('span', { class: 'hint', text: ` (cacheKey ${e.cacheKey})` }) : ''),
+      h('td', { class: 'bytes', title: `${e.bytes.toLocaleString('en')} bytes`, text: sizeText(e.bytes) }),
+      h('td', { class: `state ${e.complete ? 'complete' : 'partial'}`, text: e.complete ? 'complete' : 'partial (the next load resumes it)' }),
+      h('td', { class: 'actions' },
+        /^https?:/.test(e.url) ? h('button', { type: 'button', class: 'open', text: e.complete ? 'Open' : 'Resume', onclick: () => { $('#model-url').value = e.url; $('#model-keep').checked = true; openUrl(true, e.cacheKey ?? null); } }) : '',
+        h('button', { type: 'button', class: 'delete', text: 'Delete', onclick: () => deleteCached({ url: e.url, cacheKey: e.cacheKey ?? null }) })))));
+}
+
+// Deletes one entry ({ url, cacheKey }) or all ({ all: true }). The worker releases the open model
+// first when its tables are among them.
+async function deleteCached(what) {
+  clearErrors($('#model-cache'));
+  try {
+    const { released } = await call('cache-delete', what);
+    if (released) {
+      model = null;
+      $('#model-info').hidden = true;
+      $('#model-result').replaceChildren();
+    }
+  } catch (e) {
+    showError(e.field ?? 'model-cache', e.message);
+  }
+  await refreshCache();
+}
+
 function renderModel() {
   const m = model;
   $('#model-info').hidden = false;
-  const tables = m.tables.map((t) => ` · ${t.name}: ${(t.bytes / 1e6).toFixed(1)} MB ${t.storage === 'file' ? `kept in ${t.location}, read by rows` : 'in wasm memory'}`).join('');
-  $('#model-summary').textContent = `${m.name} · ${m.bytes.toLocaleString('en')} bytes · IR version ${m.irVersion} · opset imports: ${m.opsetImports.map((o) => `${o.domain} ${o.version}`).join(', ')}${tables}`;
+  const where = (t) => (t.storage !== 'file' ? 'in wasm memory' : m.from?.kept ? `kept in this browser (${t.location}), read by rows` : `kept in ${t.location}, read by rows`);
+  const tables = m.tables.map((t) => ` · ${t.name}: ${(t.bytes / 1e6).toFixed(1)} MB ${where(t)}`).join('');
+  const kept = m.from?.kept;
+  const from = !m.from ? '' : kept ? ` · ${kept.downloaded ? 'downloaded into this browser' : 'opened from this browser, nothing downloaded'} (${sizeText(kept.bytes ?? 0)} kept)` : ' · downloaded, not kept';
+  $('#model-summary').textContent = `${m.name}${m.bytes === null ? '' : ` · ${m.bytes.toLocaleString('en')} bytes`}${from} · IR version ${m.irVersion} · opset imports: ${m.opsetImports.map((o) => `${o.domain} ${o.version}`).join(', ')}${tables}`;
   const table = (rows) => [h('tr', {}, h('th', { text: 'name' }), h('th', { text: 'type' }), h('th', { text: 'shape' })),
     ...rows.map((r) => h('tr', { dataset: { name: r.name } }, h('td', { text: r.name }), h('td', { text: r.type }), h('td', {}, h('code', { text: shapeText(r.shape) }))))];
   $('#model-inputs').replaceChildren(...table(m.inputs));
@@ -384,6 +464,8 @@ function wire() {
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
   drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); if (e.dataTransfer.files.length) openFiles(e.dataTransfer.files); });
+  $('#model-url-form').addEventListener('submit', (e) => { e.preventDefault(); openUrl($('#model-keep').checked); });
+  $('#model-cache-clear').addEventListener('click', () => deleteCached({ all: true }));
   $('#model-run').addEventListener('click', () => runModel());
   $('#model-testdata').addEventListener('change', () => runModel());
 
@@ -404,6 +486,7 @@ const ready = (async () => {
   showRuntime(env.runtime);
   $('#rt-page').textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true} · ${navigator.hardwareConcurrency} cores · the worker does every call`;
   applyPreset(PRESETS[0]);
+  await refreshCache();
 })();
 
 // For tests and the console: resolves once nothing is pending (no request, no debounce timer).

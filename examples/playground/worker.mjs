@@ -1,8 +1,12 @@
 // The playground's Web Worker: every call into onnx-wasm happens here, off the page's main thread.
 // Messages in: { id, kind, ...args }; out: { id, result } or { id, error }, plus unsolicited
-// { kind: 'runtime' } (when the threads pool becomes ready) and { id, progress } (benchmark).
+// { kind: 'runtime' } (when the threads pool becomes ready) and { id, progress } (model loads,
+// benchmark).
+// The OPFS model cache ("keep in this browser") is used from here too, listing and deleting
+// included: this dedicated worker reads OPFS through sync access handles itself (no reader worker
+// is started), and deleting an entry here closes the read handles this worker's session keeps on it.
 import {
-  init, runtime, Tensor, runNode, inferShapes, opVersions, prepareNode, InferenceSession, TYPE_NAMES, OnnxWasmError,
+  init, runtime, Tensor, runNode, inferShapes, opVersions, prepareNode, InferenceSession, TYPE_NAMES, OnnxWasmError, modelCache,
 } from '../../js/index.mjs';
 // The CLI reads test_data_set tensors the same way (bin/onnx-wasm.mjs); not part of the public API.
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
@@ -202,6 +206,16 @@ function opRequest({ op, opset, inputs, attributes, symbols: symbolText }) {
 // ---- Model panel ----------------------------------------------------------------------------
 let session = null;
 let testData = { inputs: [], outputs: [] };
+let opened = null;   // { url, cacheKey } of a session opened from a URL kept in this browser
+
+async function closeModel() {
+  if (session) { await session.release(); session = null; }
+  opened = null;
+  for (const t of [...testData.inputs, ...testData.outputs]) t.tensor.dispose();
+  testData = { inputs: [], outputs: [] };
+}
+
+const libraryMessage = (e) => `${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}`;
 
 // files: the Files picked (posted as File objects: a table in external data is read from its File
 // as needed, never copied whole into this worker). Every file that is not the model or a .pb is
@@ -209,14 +223,12 @@ let testData = { inputs: [], outputs: [] };
 async function loadModel({ files }, onProgress) {
   const model = files.find((f) => /\.onnx$/i.test(f.name)) ?? files.find((f) => !/\.pb$/i.test(f.name));
   if (!model) throw new FieldError('model', 'pick an .onnx file (with its input_K.pb / output_K.pb files and external data files if you like)');
-  if (session) { await session.release(); session = null; }
-  for (const t of [...testData.inputs, ...testData.outputs]) t.tensor.dispose();
-  testData = { inputs: [], outputs: [] };
+  await closeModel();
   const externalData = files.filter((f) => f !== model && !/\.pb$/i.test(f.name)).map((f) => ({ path: f.name, data: f }));
   try {
     session = await InferenceSession.create(new Uint8Array(await model.arrayBuffer()), { externalData, onProgress });
   } catch (e) {
-    throw new FieldError('model', `${model.name}: ${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}`);
+    throw new FieldError('model', `${model.name}: ${libraryMessage(e)}`);
   }
   const pbs = (prefix) => files.filter((f) => new RegExp(`^${prefix}_\\d+\\.pb$`).test(f.name))
     .sort((a, b) => Number(a.name.match(/\d+/)[0]) - Number(b.name.match(/\d+/)[0]));
@@ -229,14 +241,47 @@ async function loadModel({ files }, onProgress) {
       }
     }
   }
+  return describeModel(model.name, model.size);
+}
+
+// A model by URL (absolute: the page resolves it). keep: with the OPFS cache ("keep in this
+// browser"), its tables staying there and read by rows; a complete copy opens with no request.
+// A kept load that fails having stored nothing leaves no empty entry behind.
+async function loadUrl({ url, keep, cacheKey = null }, onProgress) {
+  await closeModel();
+  const key = cacheKey === null ? {} : { cacheKey };
+  const entryOf = async () => (await modelCache.entries()).find((e) => e.url === url && (e.cacheKey ?? null) === cacheKey) ?? null;
+  let before = null;
+  try {
+    if (keep) before = await entryOf();
+    session = await InferenceSession.create(url, keep ? { cache: 'opfs', externalDataMode: 'lazy', onProgress, ...key } : { onProgress });
+  } catch (e) {
+    if (keep) {
+      const left = await entryOf().catch(() => null);
+      if (left && left.bytes === 0) await modelCache.delete(url, key).catch(() => {});
+    }
+    throw new FieldError('model-url', `${url}: ${libraryMessage(e)}`);
+  }
+  const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || url);
+  if (!keep) return describeModel(name, null, { url });
+  opened = { url, cacheKey };
+  const entry = await entryOf();
+  return describeModel(name, entry?.files.find((f) => f.name === 'model')?.bytes ?? null,
+    { url, kept: { bytes: entry?.bytes ?? null, downloaded: !before?.complete } });
+}
+
+// What the page shows of the open session. bytes: the model file's size where known; from: { url,
+// kept: { bytes, downloaded } } for a model opened by URL.
+function describeModel(name, bytes, from = null) {
   const symbols = [];
   for (const i of session.inputMetadata) for (const d of i.shape ?? []) if (typeof d === 'string' && !symbols.includes(d)) symbols.push(d);
   // Large initializers and where each lives (loaded into wasm memory, or kept in its File).
   const tables = [...new Set(session.nodes.flatMap((n) => n.inputs))].map((name) => ({ name, ...session.valueInfo(name) }))
     .filter((v) => v.storage && v.bytes >= 1 << 20).map(({ name, storage, location, bytes }) => ({ name, storage, location, bytes }));
   return {
-    name: model.name,
-    bytes: model.size,
+    name,
+    bytes,
+    from,
     tables,
     irVersion: Number(session.irVersion),
     opsetImports: session.opsetImports.map((o) => ({ domain: o.domain || 'ai.onnx', version: Number(o.version) })),
@@ -318,6 +363,30 @@ async function runModel({ symbols = {}, useTestData = true }) {
   } finally {
     if (generated) for (const t of Object.values(generated)) t.dispose();
   }
+}
+
+// ---- Kept in this browser (the OPFS cache) ----------------------------------------------------
+async function cacheList() {
+  try {
+    const estimate = await navigator.storage.estimate?.();
+    return { entries: await modelCache.entries(), usage: estimate?.usage ?? null, quota: estimate?.quota ?? null };
+  } catch (e) {
+    throw new FieldError('model-cache', `the cache cannot be listed: ${libraryMessage(e)}`);
+  }
+}
+
+// Deletes one entry ({ url, cacheKey }) or, with all, every entry. The open session is released
+// first when its tables are in what is deleted (its next run could only fail); released says so.
+async function cacheDelete({ url = null, cacheKey = null, all = false }) {
+  const released = opened !== null && (all || (opened.url === url && opened.cacheKey === cacheKey));
+  if (released) await closeModel();
+  try {
+    if (all) await modelCache.clear();
+    else if (!(await modelCache.delete(url, cacheKey === null ? {} : { cacheKey }))) throw new Error('it is no longer there');
+  } catch (e) {
+    throw new FieldError('model-cache', `cannot delete ${all ? 'the cache' : url}: ${libraryMessage(e)}`);
+  }
+  return { released };
 }
 
 // ---- Benchmark panel ----------------------------------------------------------------------------
@@ -471,7 +540,10 @@ const HANDLERS = {
   init: (m) => start(m.options ?? {}),
   op: (m) => opRequest(m),
   'model-load': (m) => loadModel(m, (progress) => self.postMessage({ id: m.id, progress })),
+  'model-url': (m) => loadUrl(m, (progress) => self.postMessage({ id: m.id, progress })),
   'model-run': (m) => runModel(m),
+  'cache-list': () => cacheList(),
+  'cache-delete': (m) => cacheDelete(m),
   bench: (m) => bench(m.params, (progress) => self.postMessage({ id: m.id, progress })),
   'bench-stop': () => { ++benchToken; return true; },
   runtime: () => ({ ...runtime() }),

@@ -1,10 +1,13 @@
 // The playground (examples/playground/) in real headless Chromium, served by its own server on
 // localhost: the runtime line, every example of the op panel (output values and inferred shapes
 // checked against values worked out here), symbolic dims, field errors and recovery, an ONNX
-// conformance model with its test data, and the benchmark panel. Screenshots go to
+// conformance model with its test data, a model by URL kept in this browser (the OPFS cache:
+// progress, the list with sizes, a lookup, a reload with the data server's files gone, deletion,
+// bad URLs), and the benchmark panel. The browser runs with a disk-backed (persistent) profile, as
+// a user's does, so that OPFS is kept as in a user's browser. Screenshots go to
 // test-artifacts/browser/.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,9 +16,11 @@ import { init } from '../../js/index.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 import { gatherModel, tableBytes as externalTable } from '../support/external-models.mjs';
 import { suiteRoots } from '../support/onnx-test-dir.mjs';
-import { artifacts, launchChromium, watchPage } from './support.mjs';
+import { chromium } from 'playwright-core';
+import { serveFiles } from '../support/file-server.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, artifacts, watchPage } from './support.mjs';
 
-let server, url, browser, page, problems;
+let server, url, context, profile, page, problems;
 const idle = () => page.evaluate(() => window.playground.idle());
 const text = (sel) => page.textContent(sel).then((t) => t.trim());
 const numbers = (s) => (s.match(/-?\d+(\.\d+)?(e[-+]?\d+)?/gi) ?? []).map(Number);
@@ -24,15 +29,17 @@ const shot = (name) => page.screenshot({ path: join(artifacts, `playground-${nam
 before(async () => {
   await init({ threads: false });   // to decode the expected outputs here
   ({ server, url } = await startServer({ port: 0 }));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  profile = mkdtempSync(join(tmpdir(), 'onnx-wasm-playground-profile-'));
+  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1300, height: 1000 } });
+  page = context.pages()[0] ?? await context.newPage();
   problems = watchPage(page);
   await page.goto(url);
   await page.evaluate(() => window.playground.ready);
   await idle();
 });
 after(async () => {
-  await browser?.close();
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
   await new Promise((ok) => server?.close(ok));
 });
 
@@ -176,8 +183,8 @@ test('model panel: a model with its table in an external data file picked beside
   writeFileSync(join(dir, 'table.bin'), externalTable('float32', dims));
   await page.evaluate(() => {
     window.progressSeen = [];
-    new MutationObserver(() => window.progressSeen.push({ hidden: document.querySelector('#model-progress').hidden, value: document.querySelector('#model-progress').value }))
-      .observe(document.querySelector('#model-progress'), { attributes: true });
+    new MutationObserver(() => window.progressSeen.push({ hidden: document.querySelector('#model-progress-box').hidden, value: document.querySelector('#model-progress').value }))
+      .observe(document.querySelector('#model-progress-box'), { attributes: true, subtree: true });
   });
   await page.setInputFiles('#model-file', [join(dir, 'model.onnx'), join(dir, 'table.bin')]);
   await page.waitForSelector('#model-result .tensor.output', { timeout: 20000 });
@@ -188,6 +195,138 @@ test('model panel: a model with its table in an external data file picked beside
   assert.ok(seen.some((e) => !e.hidden) && seen.at(-1).hidden, JSON.stringify(seen));
   assert.ok(seen.some((e) => e.value > 2e6), `the bar reached the table's bytes: ${JSON.stringify(seen)}`);
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('model panel: a model by URL kept in this browser: progress, listed with its size, a lookup; after a reload opened with no download; deleted', async () => {
+  // A Gather model and its uint8 [262144, 16] table (4 MiB, so byte k of row r is the value shown),
+  // on another origin that allows this page (CORS, Range allowed, Content-Range readable).
+  const dims = [262144, 16];
+  const model = gatherModel({ type: 'uint8', dims });
+  const table = externalTable('uint8', dims);
+  const dir = mkdtempSync(join(tmpdir(), 'onnx-wasm-playground-url-'));
+  writeFileSync(join(dir, 'emb.onnx'), model);
+  writeFileSync(join(dir, 'table.bin'), table);
+  copyFileSync(join(dir, 'emb.onnx'), join(dir, 'emb2.onnx'));
+  const data = await serveFiles(dir, { headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Range', 'Access-Control-Expose-Headers': 'Content-Range' } });
+  const modelUrl = `${data.url}emb.onnx`, total = model.length + table.length;
+  const entries = () => page.$$eval('#model-cache-list tr.entry', (rows) => rows.map((r) => ({
+    url: r.dataset.url, size: r.querySelector('.bytes').title, state: r.querySelector('.state').textContent })));
+  const entry = (u) => `#model-cache-list tr.entry[data-url="${u}"]`;
+  // The progress bar's values while a load runs, recorded in the page.
+  const watchProgress = () => page.evaluate(() => {
+    window.progressSeen = [];
+    const bar = document.querySelector('#model-progress'), box = document.querySelector('#model-progress-box');
+    new MutationObserver(() => window.progressSeen.push({ hidden: box.hidden, value: bar.value, max: bar.max, text: document.querySelector('#model-progress-text').textContent }))
+      .observe(box, { attributes: true, subtree: true });
+  });
+  // A lookup of 4 generated indices (n set to 4): the rows shown are the table's rows at the
+  // indices the page shows.
+  const lookup = async () => {
+    await page.fill('.model-symbol[data-symbol="n"]', '4');
+    await page.click('#model-run');
+    await idle();
+    assert.equal(await text('[data-error-for="model-run"]'), '');
+    assert.match(await text('#model-result .tensor.output .tensor-head'), /uint8 \[4, 16\]/);
+    const ids = numbers(await page.textContent('#model-result .tensor.input pre.values'));
+    assert.equal(new Set(ids).size, 4, `4 different rows: ${ids}`);
+    assert.deepEqual(numbers(await text('#model-result .tensor.output pre.values')), ids.flatMap((r) => Array.from(table.subarray(r * 16, (r + 1) * 16))));
+  };
+  try {
+    await page.evaluate(() => window.playground.ready);
+    assert.equal(await page.isVisible('#model-cache-empty'), true, 'nothing is kept at first');
+    assert.deepEqual(await entries(), []);
+
+    // Keep it: downloaded with progress, listed with its size, its table read by rows from OPFS.
+    await watchProgress();
+    await page.fill('#model-url', modelUrl);
+    assert.equal(await page.isChecked('#model-keep'), true);
+    await page.click('#model-url-load');
+    await page.waitForSelector('#model-result .tensor.output', { timeout: 30000 });
+    await idle();
+    assert.equal(await text('[data-error-for="model-url"]'), '');
+    const summary = await text('#model-summary');
+    assert.match(summary, /^emb\.onnx · \d+ bytes · downloaded into this browser \(4\.2 MB kept\)/);
+    assert.match(summary, /table: 4\.2 MB kept in this browser \(table\.bin\), read by rows/);
+    const seen = await page.evaluate(() => window.progressSeen);
+    assert.ok(seen.some((e) => !e.hidden && e.value === total && e.max === total && e.text === `${total.toLocaleString('en')} of ${total.toLocaleString('en')} bytes`), JSON.stringify(seen));
+    assert.equal(seen.at(-1).hidden, true, 'the bar hides when done');
+    assert.deepEqual(await entries(), [{ url: modelUrl, size: `${total.toLocaleString('en')} bytes`, state: 'complete' }]);
+    assert.equal(await text(`${entry(modelUrl)} .bytes`), '4.2 MB');
+    assert.deepEqual(data.requests.filter((r) => r.path === '/table.bin').length, 1, 'the table was downloaded once');
+    await lookup();
+    await shot('kept');
+
+    // Without "keep": downloaded, not kept; the list is unchanged.
+    await page.fill('#model-url', `${data.url}emb2.onnx`);
+    await page.uncheck('#model-keep');
+    await page.click('#model-url-load');
+    await page.waitForSelector('#model-result .tensor.output', { timeout: 30000 });
+    await idle();
+    assert.match(await text('#model-summary'), /^emb2\.onnx · downloaded, not kept · .*table: 4\.2 MB in wasm memory/);
+    assert.deepEqual((await entries()).map((e) => e.url), [modelUrl]);
+
+    // A later visit: the page reloaded, the data server's files renamed (a request would get a
+    // 404); the entry is listed and opens from this browser, with no request at all.
+    renameSync(join(dir, 'emb.onnx'), join(dir, 'emb-gone.onnx'));
+    renameSync(join(dir, 'table.bin'), join(dir, 'table-gone.bin'));
+    data.requests.length = 0;
+    await page.reload();
+    await page.evaluate(() => window.playground.ready);
+    await idle();
+    assert.deepEqual(await entries(), [{ url: modelUrl, size: `${total.toLocaleString('en')} bytes`, state: 'complete' }]);
+    await watchProgress();
+    await page.click(`${entry(modelUrl)} button.open`);
+    await page.waitForSelector('#model-result .tensor.output', { timeout: 30000 });
+    await idle();
+    assert.equal(await text('[data-error-for="model-url"]'), '');
+    assert.match(await text('#model-summary'), /opened from this browser, nothing downloaded \(4\.2 MB kept\).*read by rows/);
+    assert.ok((await page.evaluate(() => window.progressSeen)).some((e) => e.value === model.length && e.max === model.length), 'the progress counts the model only: nothing to download');
+    await lookup();
+    assert.deepEqual(data.requests, [], 'no request reached the data server');
+
+    // Delete it: the open model (its table was in the entry) is closed, and the list is empty.
+    await page.click(`${entry(modelUrl)} button.delete`);
+    await idle();
+    assert.equal(await text('[data-error-for="model-cache"]'), '');
+    assert.deepEqual(await entries(), []);
+    assert.equal(await page.isVisible('#model-cache-empty'), true);
+    assert.equal(await page.isVisible('#model-info'), false);
+
+    // Bad input: an error next to the URL field, nothing kept, and the page keeps working.
+    for (const [bad, message] of [['http://', /is not a URL/], ['ftp://example.com/m.onnx', /only http: and https: URLs/], ['', /type the URL/],
+      [modelUrl, /emb\.onnx: ExternalDataError .*404/]]) {
+      await page.fill('#model-url', bad);
+      await page.check('#model-keep');
+      await page.click('#model-url-load');
+      await idle();
+      assert.match(await text('[data-error-for="model-url"]'), message, bad);
+      assert.equal(await page.isVisible('#model-info'), false, bad);
+      assert.deepEqual(await entries(), [], `${bad}: nothing is left in the list`);
+    }
+    await page.selectOption('#op-preset', { label: 'Gather rows (negative index)' });
+    await idle();
+    assert.deepEqual(numbers(await text('#op-output-values')), [5, 6, 1, 2]);
+
+    // Two entries, then "Delete all".
+    renameSync(join(dir, 'emb-gone.onnx'), join(dir, 'emb.onnx'));
+    renameSync(join(dir, 'table-gone.bin'), join(dir, 'table.bin'));
+    for (const u of [modelUrl, `${data.url}emb2.onnx`]) {
+      await page.fill('#model-url', u);
+      await page.click('#model-url-load');
+      await page.waitForSelector('#model-result .tensor.output', { timeout: 30000 });
+      await idle();
+      assert.equal(await text('[data-error-for="model-url"]'), '');
+    }
+    assert.deepEqual((await entries()).map((e) => [e.url, e.state]).sort(), [[modelUrl, 'complete'], [`${data.url}emb2.onnx`, 'complete']]);
+    await lookup();
+    await page.click('#model-cache-clear');
+    await idle();
+    assert.deepEqual(await entries(), []);
+    assert.equal(await page.isDisabled('#model-cache-clear'), true);
+  } finally {
+    await data.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('benchmark panel: onnx-wasm against a JS loop on 4 M elements, page responsive, identical outputs', async () => {
