@@ -307,9 +307,27 @@ test('model panel: a model by URL kept in this browser: progress, listed with it
     await idle();
     assert.deepEqual(numbers(await text('#op-output-values')), [5, 6, 1, 2]);
 
-    // Two entries, then "Delete all".
+    // A download cut short every time: the error next to the field, the entry listed as partial
+    // with the bytes received; its Resume button asks for the rest only (Range) and completes it.
     renameSync(join(dir, 'emb-gone.onnx'), join(dir, 'emb.onnx'));
     renameSync(join(dir, 'table-gone.bin'), join(dir, 'table.bin'));
+    data.set({ cuts: 5, cutAfter: 300000, how: 'reset' });
+    await page.fill('#model-url', modelUrl);
+    await page.click('#model-url-load');
+    await idle();
+    data.set({ cuts: 0 });
+    assert.match(await text('[data-error-for="model-url"]'), /ended after 1500000 of 4194304 bytes/);
+    assert.deepEqual(await entries(), [{ url: modelUrl, size: `${(model.length + 1500000).toLocaleString('en')} bytes`, state: 'partial (the next load resumes it)' }]);
+    data.requests.length = 0;
+    await page.click(`${entry(modelUrl)} button.open`);
+    await page.waitForSelector('#model-result .tensor.output', { timeout: 30000 });
+    await idle();
+    assert.equal(await text('[data-error-for="model-url"]'), '');
+    assert.deepEqual(data.requests.filter((r) => r.path === '/table.bin').map((r) => r.range), ['bytes=1500000-']);
+    assert.deepEqual(await entries(), [{ url: modelUrl, size: `${total.toLocaleString('en')} bytes`, state: 'complete' }]);
+    await lookup();
+
+    // Two entries, then "Delete all".
     for (const u of [modelUrl, `${data.url}emb2.onnx`]) {
       await page.fill('#model-url', u);
       await page.click('#model-url-load');
