@@ -2,7 +2,8 @@
 // localhost: the runtime line, every example of the op panel (output values and inferred shapes
 // checked against values worked out here), symbolic dims, field errors and recovery, an ONNX
 // conformance model with its test data, a model by URL kept in this browser (the OPFS cache:
-// progress, the list with sizes, a lookup, a reload with the data server's files gone, deletion,
+// progress, the list with sizes, a lookup, a reload with the data server's files gone, a download
+// cut short and resumed, deletion,
 // bad URLs), and the benchmark panel. The browser runs with a disk-backed (persistent) profile, as
 // a user's does, so that OPFS is kept as in a user's browser. Screenshots go to
 // test-artifacts/browser/.
