@@ -9,16 +9,18 @@
 // result or the failure, an object { code, message } with the code as in src/status_codes.def;
 // js/binding.mjs's check() throws the latter as a typed Error. A malformed call (a value of the
 // wrong kind from JS) is a failure too: each value is checked before Embind converts it, which
-// would otherwise throw through C++ frames. The per-run calls (nodeRunHandle, tensorInfoAddress)
-// return integers instead, as a val costs 60 to 480 ns to make and read: they report no failure,
-// and 0 sends JS to the val call that does the same work (nodeRun, tensorInfo).
+// would otherwise throw through C++ frames. The per-run calls (nodeRunHandle, tensorInfoAddress,
+// tensorCreateHandle) return integers instead, as a val costs 60 to 480 ns to make and read: they
+// report no failure, and 0 sends JS to the val call that does the same work (nodeRun, tensorInfo,
+// tensorCreate).
 //
 // Memory, one owner rule for every handle: a handle returned to JS (a tensor's or a prepared
 // node's wasm32 address, read with >>> 0) belongs to JS, which frees it exactly once with
 // tensorDelete (Tensor.dispose() or its FinalizationRegistry) or nodeDelete (PreparedNode's). A
 // tensor holds a counted reference to its buffer, so a Reshape/Flatten output keeps its input's
 // data alive after the input is freed. A memory view is valid until its tensor is freed or wasm
-// memory grows (it then detaches); tensorInfoAddress's doubles until the next call to it.
+// memory grows (it then detaches); the info doubles (infoAddress) until the next call that writes
+// them (nodeRunHandle, tensorInfoAddress).
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
@@ -246,18 +248,23 @@ val tensor_info(uintptr_t p) {
   return o;
 }
 
-// [type id, rank, dims...] of a tensor, as doubles at the address returned (the per-run path: an
-// output's Tensor reads them once), valid until the next call; 0 for a rank above 62 (then JS
-// calls tensorInfo).
+// [type id, rank, dims...] of a tensor as doubles in g_info (the per-run path: an output's Tensor
+// reads them once), valid until the next call that writes them; rank -1 for a rank above 62 (then
+// JS calls tensorInfo).
 double g_info[64];
-uintptr_t tensor_info_address(uintptr_t p) {
-  const ow::Tensor& t = tensor_at(p)->tensor;
-  if (t.dims.size() + 2 > std::size(g_info)) return 0;
+bool write_info(const ow::Tensor& t) {
   g_info[0] = static_cast<double>(t.type);
+  if (t.dims.size() + 2 > std::size(g_info)) {
+    g_info[1] = -1;
+    return false;
+  }
   g_info[1] = static_cast<double>(t.dims.size());
   for (size_t i = 0; i < t.dims.size(); ++i) g_info[i + 2] = static_cast<double>(t.dims[i]);
-  return reinterpret_cast<uintptr_t>(g_info);
+  return true;
 }
+uintptr_t info_address() { return reinterpret_cast<uintptr_t>(g_info); }
+// A tensor's info written to g_info: its address, or 0 for a rank above 62.
+uintptr_t tensor_info_address(uintptr_t p) { return write_info(tensor_at(p)->tensor) ? info_address() : 0; }
 
 void tensor_delete(uintptr_t p) { delete tensor_at(p); }
 
@@ -299,10 +306,13 @@ val node_run(uintptr_t node, uintptr_t a, uintptr_t b, int n) {
   return h ? handle_val(h) : failure(s);
 }
 
-// The same run on the per-run path: the output's handle, or 0 (then JS calls nodeRun).
+// The same run on the per-run path: the output's handle, its info written to g_info (one call a
+// run, where reading the info after took a second), or 0 (then JS calls nodeRun).
 uintptr_t node_run_handle(uintptr_t node, uintptr_t a, uintptr_t b, int n) {
   ow::Status s;
-  return run_prepared(node, a, b, n, &s);
+  const uintptr_t h = run_prepared(node, a, b, n, &s);
+  if (h) write_info(tensor_at(h)->tensor);
+  return h;
 }
 
 // The rows a prepared Gather needs from data of `type_id` and `dims` that is not in memory (a
@@ -483,6 +493,7 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
   function("tensorData", &tensor_data);
   function("tensorInfo", &tensor_info);
   function("tensorInfoAddress", &tensor_info_address);
+  function("infoAddress", &info_address);
   function("tensorDelete", &tensor_delete);
   function("tensorSharesBuffer", &tensor_shares_buffer);
   function("tensorString", &tensor_string);

@@ -1,5 +1,6 @@
 // prepareNode: a node parsed and resolved once (Module.prepareNode), run many times through
-// Module.nodeRunHandle (integers in, an integer out). InferenceSession runs its nodes this way;
+// Module.nodeRunHandle (integers in, an integer out, the output's type and dims written where
+// tensorFromRun reads them: one crossing a run). InferenceSession runs its nodes this way;
 // runNode is the one-off form. A run that gives 0 is made again through Module.nodeRun, which
 // returns the output or the failure (binding.mjs).
 // Memory: the PreparedNode owns a C++ object freed by dispose() (or when garbage collected); the
@@ -8,7 +9,7 @@ import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
 import { getModule, loadedModule } from './runtime.mjs';
-import { Tensor, tensorFromHandle } from './tensor.mjs';
+import { Tensor, tensorFromHandle, tensorFromRun } from './tensor.mjs';
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
@@ -41,8 +42,8 @@ export class PreparedNode {
     }
     const m = getModule();
     const bh = this.#arity === 2 ? b.handle : 0;
-    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity) >>> 0;
-    return [tensorFromHandle(h || check(m.nodeRun(n, a.handle, bh, this.#arity)))];
+    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity);
+    return [h ? tensorFromRun(h) : tensorFromHandle(check(m.nodeRun(n, a.handle, bh, this.#arity)))];
   }
 
   // The same for one or two Tensors, returning the output Tensor: the per-node call of
@@ -54,8 +55,8 @@ export class PreparedNode {
     if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
     const m = loadedModule;
     const bh = b === undefined ? 0 : b.handle;
-    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity) >>> 0;
-    return tensorFromHandle(h || check(m.nodeRun(n, a.handle, bh, this.#arity)));
+    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity);
+    return h ? tensorFromRun(h) : tensorFromHandle(check(m.nodeRun(n, a.handle, bh, this.#arity)));
   }
 
   // For a Gather whose data (type id and dims) is a table outside memory: the same checks as a run

@@ -292,10 +292,17 @@ export class Tensor {
 // as new Tensor refuses such dims.
 export function tensorFromHandle(h) {
   const m = loadedModule;
-  const at = m.tensorInfoAddress(h) >>> 0;
-  if (!at) return tensorFromInfo(m, h, m.tensorInfo(h));
-  const heap = heapF64(m), info = at / 8;
-  const dims = new Array(heap[info + 1] | 0);
+  return m.tensorInfoAddress(h) ? tensorFromRun(h) : tensorFromInfo(m, h, m.tensorInfo(h));
+}
+
+// The Tensor of a run's output whose info the run wrote (Module.nodeRunHandle), read with no call.
+let infoAt = 0;   // (the address of the binding's info doubles, read once)
+export function tensorFromRun(h) {
+  const m = loadedModule;
+  const heap = heapF64(m), info = (infoAt ||= m.infoAddress()) / 8;
+  const rank = heap[info + 1];
+  if (rank < 0) return tensorFromInfo(m, h, m.tensorInfo(h));
+  const dims = new Array(rank | 0);
   for (let i = 0; i < dims.length; ++i) {
     const d = heap[info + 2 + i];
     if (d > Number.MAX_SAFE_INTEGER) throw dimsTooLarge(m, h, i, d);

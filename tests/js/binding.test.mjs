@@ -77,8 +77,11 @@ test('the per-run integer calls give 0 where the val calls give the failure, and
   m.tensorData(bad)[0] = -1n;
   const h = m.nodeRunHandle(node, data, bad, 2);
   assert.ok(h > 0);
-  const info = new Float64Array(m.HEAPU8.buffer, m.tensorInfoAddress(h), 4);
-  assert.deepEqual(Array.from(info), [1, 2, 1, 2]);
+  const at = m.infoAddress();
+  assert.deepEqual(Array.from(new Float64Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2], 'the run wrote its output\'s info');
+  new Float64Array(m.HEAPU8.buffer, at, 4).fill(0);
+  assert.equal(m.tensorInfoAddress(h), at);
+  assert.deepEqual(Array.from(new Float64Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2]);
   assert.deepEqual(m.tensorInfo(h), { type: 1, dims: [1, 2] });
   for (const x of [h, data, bad]) m.tensorDelete(x);
   m.nodeDelete(node);
@@ -87,6 +90,7 @@ test('the per-run integer calls give 0 where the val calls give the failure, and
 test('a rank above 62: tensorInfoAddress gives 0 and tensorInfo the dims', () => {
   const h = handle(m.tensorCreate(1, new Array(70).fill(1), true));
   assert.equal(m.tensorInfoAddress(h), 0);
+  assert.equal(new Float64Array(m.HEAPU8.buffer, m.infoAddress(), 2)[1], -1, 'rank -1 where the run path reads it');
   assert.deepEqual(m.tensorInfo(h), { type: 1, dims: new Array(70).fill(1) });
   m.tensorDelete(h);
 });
