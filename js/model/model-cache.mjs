@@ -85,22 +85,31 @@ export const modelCache = {
       files: files.map((f) => ({ name: f.name === 'model' ? 'model' : decodeURIComponent(f.name.replace(/^data-/, '')), bytes: f.bytes, complete: f.complete })),
     }));
   },
-  // Removes the entry of a model URL (with the cacheKey it was stored with), or of a File or
-  // Blob; resolves to whether there was one.
+  // Removes the entry of a model URL (with the cacheKey it was stored with), of a File or Blob,
+  // or an entry as entries() lists it ({ url, cacheKey }, 'file:<name>' urls included); resolves
+  // to whether there was one.
   async delete(source, { cacheKey } = {}) {
     const s = await store();
-    let key;
+    const keys = [];
     if (typeof Blob === 'function' && source instanceof Blob) {
       const k = blobKey(source);
-      key = entryName(k.url, cacheKey ?? k.cacheKey);
+      keys.push(entryName(k.url, cacheKey ?? k.cacheKey));
     } else {
-      const url = asUrl(source);
-      if (!url) throw new ExternalDataError(`modelCache.delete takes a model's URL or a File, got ${typeof source}`);
-      key = entryName(url.href, cacheKey);
+      const listed = source !== null && typeof source === 'object' && !(source instanceof URL) && typeof source.url === 'string';
+      const url = listed ? source.url : source;
+      const key = listed ? source.cacheKey ?? undefined : cacheKey;
+      // The url as entries() gives it (a File's is 'file:<name>', not a URL), then as a URL.
+      if (typeof url === 'string') keys.push(entryName(url, key));
+      const href = asUrl(url)?.href;
+      if (href !== undefined) keys.push(entryName(href, key));
+      if (!keys.length) throw new ExternalDataError(`modelCache.delete takes a model's URL, a File or an entry of entries(), got ${typeof source}`);
     }
-    const there = (await s.call('readMeta', [key])) !== null;
-    await s.call('remove', [key]);
-    return there;
+    for (const key of keys) {
+      if ((await s.call('readMeta', [key])) === null) continue;
+      await s.call('remove', [key]);
+      return true;
+    }
+    return false;
   },
   async clear() {
     const s = await store();
