@@ -301,14 +301,18 @@ async function opfsCase(dir, rows, bytes) {
     out.firstVisitMs = first.ms;
     console.log(`Chromium ${out.version}, OPFS, ${gb} GB: first visit create ${(first.ms / 1000).toFixed(1)} s (${(bytes / 1e6 / (first.ms / 1000)).toFixed(0)} MB/s, download into OPFS)`);
     await p1.close();
-    for (const where of ['main', 'worker']) {
-      const p = await page();
-      const c = await call(p, where, 'timedCreate', 'model.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
-      if (c.error) throw new Error(`cached create (${where}): ${c.error}: ${c.message}`);
-      const r = await runs(p, where, c.id, `OPFS ${where}`);
-      out[where] = { cachedCreateMs: c.ms, ...r };
-      console.log(`  ${where === 'main' ? 'main-thread' : 'worker     '} session: cached create ${c.ms.toFixed(1)} ms, first run ${r.firstMs.toFixed(1)} ms, median run ${r.medianMs.toFixed(2)} ms (512 rows, rows right)`);
-      await p.close();
+    // Each kind of session in two later visits, taken in turn (main, worker, main, worker): the
+    // first page after the download also met the browser finishing that 2.76 GB write.
+    for (const visit of [1, 2]) {
+      for (const where of ['main', 'worker']) {
+        const p = await page();
+        const c = await call(p, where, 'timedCreate', 'model.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+        if (c.error) throw new Error(`cached create (${where}): ${c.error}: ${c.message}`);
+        const r = await runs(p, where, c.id, `OPFS ${where}`);
+        (out[where] ??= { visits: [] }).visits.push({ cachedCreateMs: c.ms, ...r });
+        console.log(`  visit ${visit}, ${where === 'main' ? 'main-thread' : 'worker     '} session: cached create ${c.ms.toFixed(1)} ms, first run ${r.firstMs.toFixed(1)} ms, median run ${r.medianMs.toFixed(2)} ms (512 rows, rows right)`);
+        await p.close();
+      }
     }
     const p = await page();
     await p.setInputFiles('#table', join(dir, 'table.bin'));

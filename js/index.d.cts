@@ -33,6 +33,8 @@ export type Tensor = import('./index.js', { with: { 'resolution-mode': 'import' 
 /** A node parsed and checked once, run many times. See js/index.d.ts. */
 export declare const PreparedNode: ESM['PreparedNode'];
 export type PreparedNode = import('./index.js', { with: { 'resolution-mode': 'import' } }).PreparedNode;
+/** The OPFS model cache (browsers). See js/index.d.ts. */
+export declare const modelCache: ESM['modelCache'];
 /** A loaded ONNX model. See js/index.d.ts. */
 export declare const InferenceSession: ESM['InferenceSession'];
 export type InferenceSession = import('./index.js', { with: { 'resolution-mode': 'import' } }).InferenceSession;

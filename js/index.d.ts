@@ -271,6 +271,15 @@ export interface SessionOptions {
   externalDataMode?: 'auto' | 'memory' | 'lazy';
   /** Bytes of the model and of the external data it loads, read so far: called at least every 64 MiB, and once at the end with loaded === total. */
   onProgress?: (progress: { loaded: number; total: number }) => void;
+  /**
+   * `'opfs'` (browsers): keep the model and its external data (downloaded from their URLs, or a
+   * File/Blob given in `externalData` copied) in the origin private file system, and read them
+   * from there on later visits, offline too; tables kept there are read by rows. A download that
+   * stops resumes from the bytes stored. See {@link modelCache}.
+   */
+  cache?: 'opfs';
+  /** With `cache`: another key is another entry, downloaded again. */
+  cacheKey?: string;
 }
 
 /** What {@link InferenceSession.valueInfo} says of a value of the graph. */
@@ -337,18 +346,34 @@ export declare class InferenceSession {
   release(): Promise<void>;
 }
 
-// ---- The OPFS model cache (browsers; docs/large-tables-browser.md) ----
-/** Declaration merging: the cache options of InferenceSession.create(). */
-export interface SessionOptions {
-  /** 'opfs': keep the model and its external data (downloaded, or a File/Blob copied) in the origin private file system; tables kept there are read by rows. */
-  cache?: 'opfs';
-  /** With cache: another key stores (and downloads) the model again. */
-  cacheKey?: string;
+/** An entry of the OPFS model cache, as {@link modelCache}.entries() lists it. */
+export interface ModelCacheEntry {
+  /** The model's URL, or `'file:<name>'` for a File or Blob copied in. */
+  url: string;
+  /** The key it was stored with (`cacheKey`), or null. */
+  cacheKey: string | null;
+  /** Bytes stored, partial files included. */
+  bytes: number;
+  /** Whether every file the entry lists is stored whole. */
+  complete: boolean;
+  /** Its files: `'model'` and each external data location. */
+  files: { name: string; bytes: number; complete: boolean }[];
 }
+
+/**
+ * The OPFS model cache of a browser origin (`InferenceSession.create(url, { cache: 'opfs' })`):
+ * what it holds, and removing it. Each method fails with an {@link ExternalDataError} where the
+ * origin private file system is missing (some private modes). See docs/large-tables-browser.md.
+ */
 export declare const modelCache: {
-  /** Each cached model (or File copied in): url is the model's URL, or 'file:<name>'; complete: every file it lists is stored whole. */
-  entries(): Promise<{ url: string; cacheKey: string | null; bytes: number; complete: boolean; files: { name: string; bytes: number; complete: boolean }[] }[]>;
-  /** Removes the entry of a model URL (with its cacheKey) or of a File/Blob; resolves to whether there was one. */
-  delete(source: string | URL | Blob, options?: { cacheKey?: string }): Promise<boolean>;
+  /** Every cached model, and every File or Blob copied in. */
+  entries(): Promise<ModelCacheEntry[]>;
+  /**
+   * Removes the entry of a model URL (with the `cacheKey` it was stored with), of a File or Blob,
+   * or an entry as `entries()` lists it; resolves to whether there was one. Sessions reading it
+   * close their handles first; their next run is an {@link ExternalDataError}.
+   */
+  delete(source: string | URL | Blob | Pick<ModelCacheEntry, 'url' | 'cacheKey'>, options?: { cacheKey?: string }): Promise<boolean>;
+  /** Removes every entry. */
   clear(): Promise<void>;
 };

@@ -8,7 +8,7 @@ import {
   ShapeError, IndexOutOfRangeError, OutOfMemoryError, InvalidArgumentError, DisposedError, ModelError, ExternalDataError,
   type TensorType, type ErrorCode, type TensorData, type InitOptions, type RuntimeInfo, type AttributeValue, type AttributeProtoLike,
   type NodeLike, type TensorLike, type Dim, type ValueInfo, type InferredShape, type NodeOptions, type OpVersion, type ValueMetadata,
-  type ExternalDataSource, type SessionOptions, type SessionValueInfo, type SessionNode,
+  type ExternalDataSource, type SessionOptions, type SessionValueInfo, type SessionNode, modelCache, type ModelCacheEntry,
 } from 'onnx-wasm';
 
 const initOptions: InitOptions[] = [
@@ -63,11 +63,17 @@ const sessionOptions: SessionOptions[] = [
   { externalData: { 'table.bin': external[0] }, externalDataMode: 'auto', onProgress: ({ loaded, total }) => { void (loaded / total); } },
   { externalData: [{ path: 'table.bin', data: external[2] }], externalDataMode: 'memory' },
   { externalDataMode: 'lazy' },
+  { cache: 'opfs', cacheKey: 'v2', externalDataMode: 'lazy' },
 ];
 const session: InferenceSession = await InferenceSession.create('model.onnx', sessionOptions[0]);
 await InferenceSession.create(new URL('https://example.com/model.onnx'));
 await InferenceSession.create(new Blob([]), sessionOptions[1]);
 await InferenceSession.create(new ArrayBuffer(0), sessionOptions[2]);
+await InferenceSession.create('https://example.com/model.onnx', sessionOptions[3]);
+const cached: ModelCacheEntry[] = await modelCache.entries();
+const deleted: boolean[] = [await modelCache.delete('https://example.com/model.onnx', { cacheKey: 'v2' }), await modelCache.delete(new Blob([])),
+  await modelCache.delete(cached[0]), await modelCache.delete(new URL('https://example.com/model.onnx'))];
+await modelCache.clear();
 const metadata: ValueMetadata[] = [...session.inputMetadata, ...session.outputMetadata];
 const names: string[] = [...session.inputNames, ...session.outputNames];
 const graph: [number, number, { domain: string; version: number }[], SessionNode[]] = [session.opset, session.irVersion, session.opsetImports, session.nodes];
@@ -108,8 +114,10 @@ prepared.run([indices]);
 table.dims.push(1);
 // @ts-expect-error the base class's code may be undefined
 const sure: ErrorCode = base.code;
+// @ts-expect-error the only cache is 'opfs'
+await InferenceSession.create('model.onnx', { cache: 'indexeddb' });
 
 export {
   built, facts, now, heapUsed, memory, type, data, facts2, copy, shapes, since, flat, metadata, names, graph, where, result,
-  errorClasses, codeOf, byCode, viaNamespace, sure,
+  errorClasses, codeOf, byCode, viaNamespace, sure, cached, deleted,
 };
