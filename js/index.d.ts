@@ -280,6 +280,12 @@ export interface SessionOptions {
   cache?: 'opfs';
   /** With `cache`: another key is another entry, downloaded again. */
   cacheKey?: string;
+  /**
+   * With `cache`: a download or copy that runs out of storage quota keeps the bytes stored, and a
+   * later `create()` resumes from them once there is room. By default they are removed: nothing
+   * half-written is left. Either way `create()` fails with an {@link ExternalDataError}.
+   */
+  keepPartial?: boolean;
 }
 
 /** What {@link InferenceSession.valueInfo} says of a value of the graph. */

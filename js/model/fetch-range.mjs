@@ -9,7 +9,8 @@
 // whole file, and the bytes already received are skipped), `tries` requests in all. Resolves to
 // the bytes streamed. Fails with an Error of kind 'short' { size } when the file is shorter than
 // the range, kind 'stopped' { got, length, tries, cause } when every try stopped, kind 'http'
-// { status } for an HTTP error, or the first try's network error.
+// { status } for an HTTP error, the first try's network error, or what put() threw (a storage
+// quota: no retry would fit it).
 export async function fetchRange(url, offset, length, put, onBytes, tries) {
   const fail = (kind, message, extra) => Object.assign(new Error(message), { kind, ...extra });
   let done = 0, cause = '';
@@ -40,7 +41,7 @@ export async function fetchRange(url, offset, length, put, onBytes, tries) {
       throw fail('short', `the file holds ${total} bytes`, { size: total });
     }
     if (start > from) throw new Error(`the server answered a request for bytes from ${from} with bytes from ${start}`);
-    let skip = from - start, ended = false;
+    let skip = from - start, ended = false, putError = null;
     const reader = response.body.getReader();
     try {
       while (length === null || done < length) {
@@ -54,7 +55,12 @@ export async function fetchRange(url, offset, length, put, onBytes, tries) {
         }
         if (length !== null) chunk = chunk.subarray(0, length - done);
         if (chunk.length === 0) continue;
-        put(chunk, done);
+        try {
+          put(chunk, done);
+        } catch (e) {
+          putError = e;
+          break;
+        }
         done += chunk.length;
         onBytes?.(chunk.length);
       }
@@ -63,6 +69,7 @@ export async function fetchRange(url, offset, length, put, onBytes, tries) {
     } finally {
       reader.cancel().catch(() => {});
     }
+    if (putError) throw putError;
     if (length === null ? ended : done >= length) return done;   // (unknown length: the end is the end)
     if (k >= tries) throw fail('stopped', cause, { got: done, length, tries: k, cause });
   }

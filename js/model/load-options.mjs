@@ -1,5 +1,5 @@
 // The options of InferenceSession.create() that concern loading external data, checked in one
-// place: { mode, onProgress, cache, cacheKey }.
+// place: { mode, onProgress, cache, cacheKey, keepPartial }.
 import { invalidArgument } from '../errors.mjs';
 
 export const MODES = ['auto', 'memory', 'lazy'];
@@ -15,5 +15,8 @@ export function loadingOptions(options) {
   const cacheKey = options.cacheKey;
   if (cacheKey !== undefined && typeof cacheKey !== 'string') throw invalidArgument(`options.cacheKey must be a string, got ${typeof cacheKey}`);
   if (cacheKey !== undefined && cache === undefined) throw invalidArgument("options.cacheKey needs options.cache ('opfs')");
-  return { mode, onProgress, cache, cacheKey };
+  const keepPartial = options.keepPartial ?? false;
+  if (typeof keepPartial !== 'boolean') throw invalidArgument(`options.keepPartial must be a boolean, got ${typeof keepPartial}`);
+  if (keepPartial && cache === undefined) throw invalidArgument("options.keepPartial needs options.cache ('opfs')");
+  return { mode, onProgress, cache, cacheKey, keepPartial };
 }

@@ -34,9 +34,9 @@ async function store() {
 const entryFiles = (s, entry, url, cacheKey) => (name) => s.call('addFiles', [entry, url, cacheKey ?? null, [name]]);
 
 // Fetches an error-mapped file into the cache (used for the model itself).
-async function fetchFile(s, entry, name, url) {
+async function fetchFile(s, entry, name, url, keepPartial) {
   try {
-    await s.call('download', [entry, name, url]);
+    await s.call('download', [entry, name, url, keepPartial]);
   } catch (e) {
     if (e.kind === 'stopped') throw new ExternalDataError(`the model ${url}: the download ended after ${e.got} of ${e.length} bytes (${e.message}); the bytes received are kept`);
     if (e.kind === 'quota') throw new ExternalDataError(`the model ${url}: the storage quota ran out (${e.message})`);
@@ -48,13 +48,13 @@ async function fetchFile(s, entry, name, url) {
 
 // What create() reads with options.cache 'opfs': { bytes, baseUrl, wrap }, wrap(source,
 // location) replacing a URL's or a Blob's source by its copy in the cache.
-export async function readCachedModel(source, { cacheKey }, what) {
+export async function readCachedModel(source, { cacheKey, keepPartial }, what) {
   const s = await store();
   const blobs = (wrapUrl) => (src, location) => {
     if (src instanceof BlobSource) {
       const key = blobKey(src.blob);
       const entry = entryName(key.url, cacheKey ?? key.cacheKey);
-      return new OpfsSource(s, entry, fileName(location), location, { blob: src.blob }, entryFiles(s, entry, key.url, cacheKey ?? key.cacheKey));
+      return new OpfsSource(s, entry, fileName(location), location, { blob: src.blob }, entryFiles(s, entry, key.url, cacheKey ?? key.cacheKey), keepPartial);
     }
     return wrapUrl ? wrapUrl(src, location) : src;
   };
@@ -66,9 +66,9 @@ export async function readCachedModel(source, { cacheKey }, what) {
   const entry = entryName(url.href, cacheKey);
   const addFile = entryFiles(s, entry, url.href, cacheKey);
   await addFile('model');
-  const size = await fetchFile(s, entry, 'model', url.href);
+  const size = await fetchFile(s, entry, 'model', url.href, keepPartial);
   const bytes = await s.readBytes(entry, 'model', size);
-  const wrapUrl = (src, location) => (src instanceof UrlSource ? new OpfsSource(s, entry, fileName(location), location, { url: src.url }, addFile) : src);
+  const wrapUrl = (src, location) => (src instanceof UrlSource ? new OpfsSource(s, entry, fileName(location), location, { url: src.url }, addFile, keepPartial) : src);
   return { bytes, baseUrl: url, wrap: blobs(wrapUrl) };
 }
 

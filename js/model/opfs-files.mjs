@@ -44,7 +44,7 @@ export function opfsFiles(fetchRange) {
       throw e;
     }
   };
-  const quota = (name, e, stored) => fail('quota', `storing '${name}' exceeded the storage quota after ${stored} bytes (${e.message})`, { stored });
+  const quota = (name, e, stored, kept) => fail('quota', `storing '${name}' exceeded the storage quota after ${stored} bytes (${e.message})`, { stored, kept });
 
   // A read handle: kept open where the browser lets readers share a file ('read-only' mode,
   // Chromium), else opened for each read and closed after (Firefox ESR 153 locks the file for
@@ -92,8 +92,9 @@ export function opfsFiles(fetchRange) {
   }
 
   // Writes '<name>.part' through write(handle, stored) -> bytes written, resuming from the bytes
-  // it holds, then renames it. Nothing when the file is complete already.
-  async function store(entry, name, write) {
+  // it holds, then renames it. Nothing when the file is complete already. When the storage quota
+  // runs out, the part is removed, or kept for resuming with `keep`.
+  async function store(entry, name, write, keep) {
     return navigator.locks.request(`${ROOT}/${entry}/${name}`, async () => {
       const dir = await entryDir(entry, true);
       if (await fileIn(dir, name)) return 0;
@@ -114,8 +115,8 @@ export function opfsFiles(fetchRange) {
         handle.close();
         handle = null;
         if (e.name === 'QuotaExceededError') {
-          await dir.removeEntry(`${name}.part`);   // nothing half-written is left
-          throw quota(name, e, kept);
+          if (!keep) await dir.removeEntry(`${name}.part`);   // nothing half-written is left
+          throw quota(name, e, kept, keep);
         }
         throw e;
       } finally {
@@ -133,8 +134,8 @@ export function opfsFiles(fetchRange) {
       if (!dir) return { complete: null, part: null };
       return { complete: await sizeOf(await fileIn(dir, name)), part: await sizeOf(await fileIn(dir, `${name}.part`)) };
     },
-    // Downloads `url` into the entry's file `name` (resuming a partial one).
-    async download(entry, name, url, onBytes) {
+    // Downloads `url` into the entry's file `name` (resuming a partial one; `keep`: see store).
+    async download(entry, name, url, keep, onBytes) {
       return store(entry, name, async (handle, stored) => {
         let since = 0;
         const put = (chunk, at) => {
@@ -148,10 +149,10 @@ export function opfsFiles(fetchRange) {
           if (e.kind === 'stopped') { e.got += stored; if (e.length !== null) e.length += stored; }   // (counting the bytes stored before)
           throw e;
         }
-      });
+      }, keep);
     },
-    // Copies a Blob or File into the entry's file `name`.
-    async copy(entry, name, blob, onBytes) {
+    // Copies a Blob or File into the entry's file `name` (`keep`: see store).
+    async copy(entry, name, blob, keep, onBytes) {
       return store(entry, name, async (handle, stored) => {
         for (let at = stored; at < blob.size; at += SLICE) {
           const bytes = new Uint8Array(await blob.slice(at, Math.min(at + SLICE, blob.size)).arrayBuffer());
@@ -159,7 +160,7 @@ export function opfsFiles(fetchRange) {
           onBytes?.(bytes.length);
         }
         return blob.size - stored;
-      });
+      }, keep);
     },
     // Reads runs [{ at, length, to }] of a complete file into target[to...], after checking that
     // the file holds `end` bytes.

@@ -17,9 +17,10 @@ function readError(e) {
 
 export class OpfsSource {
   // store: opfsStore(); entry, name: the file in the cache; location: as the model names it;
-  // origin: { url } or { blob }; addFile(name): records the file in the entry's list.
-  constructor(store, entry, name, location, origin, addFile) {
-    Object.assign(this, { store, entry, name, location, origin, addFile });
+  // origin: { url } or { blob }; addFile(name): records the file in the entry's list;
+  // keepPartial: a download that runs out of quota keeps its bytes for the next create().
+  constructor(store, entry, name, location, origin, addFile, keepPartial = false) {
+    Object.assign(this, { store, entry, name, location, origin, addFile, keepPartial });
     this.tables = [];
   }
   get canKeepTables() { return true; }
@@ -42,15 +43,20 @@ export class OpfsSource {
     if (complete !== null) return;
     const stored = part ?? 0;
     const need = Math.max(0, (this.needed ?? 0) - stored);
-    const estimate = await navigator.storage.estimate?.();
+    // (with keepPartial the download goes ahead: what fits is kept, and resumed once there is room)
+    const estimate = this.keepPartial ? null : await navigator.storage.estimate?.();
     if (estimate && Number.isFinite(estimate.quota) && estimate.quota - estimate.usage < need)
       throw new ExternalDataError(`${this.#what()}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(this.needed)} in all, ${stored} stored), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
     await this.addFile(this.name);
     try {
-      if (this.origin.url) await this.store.call('download', [this.entry, this.name, this.origin.url.href], (n) => progress.add(n));
-      else await this.store.call('copy', [this.entry, this.name, this.origin.blob], (n) => progress.add(n));
+      if (this.origin.url) await this.store.call('download', [this.entry, this.name, this.origin.url.href, this.keepPartial], (n) => progress.add(n));
+      else await this.store.call('copy', [this.entry, this.name, this.origin.blob, this.keepPartial], (n) => progress.add(n));
     } catch (e) {
-      if (e.kind === 'quota') throw new ExternalDataError(`${this.#what()}: the storage quota ran out after ${e.stored} of ${this.needed} bytes; the partial file was removed (${e.message})`);
+      if (e.kind === 'quota') {
+        throw new ExternalDataError(`${this.#what()}: the storage quota ran out after ${e.stored} of ${this.needed} bytes; ${e.kept
+          ? 'the bytes stored are kept (keepPartial), and the next create() resumes from them once there is room'
+          : 'the partial file was removed (keepPartial keeps it for resuming)'} (${e.message})`);
+      }
       if (e.kind === 'stopped') throw new ExternalDataError(`${this.#what()}: ${new DownloadStopped(this.origin.url.href, e.got, e.length, 5, e.message).message}; the bytes received are kept, and the next create() resumes from them`);
       if (e.kind === 'http') throw new ExternalDataError(`${this.#what()}: cannot download ${this.origin.url.href}: ${e.message}`);
       throw new ExternalDataError(`${this.#what()}: cannot keep it in the origin private file system: ${e.name}: ${e.message}`);

@@ -48,7 +48,7 @@ function workerMain(fetchRange, opfsFiles, every) {
       }
       postMessage({ id, result }, transfer);
     } catch (e) {
-      postMessage({ id, error: { name: e.name, message: e.message, kind: e.kind, size: e.size, got: e.got, length: e.length, stored: e.stored } });
+      postMessage({ id, error: { name: e.name, message: e.message, kind: e.kind, size: e.size, got: e.got, length: e.length, stored: e.stored, kept: e.kept } });
     }
   };
 }

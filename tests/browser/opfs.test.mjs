@@ -1,7 +1,8 @@
 // The OPFS cache and row reader (issue 22) in Chromium with a disk-backed (persistent) profile and
 // in Firefox ESR, each case run in both: a first visit, then a later page with the data's server
 // gone; a download cut mid-way and resumed, checked byte for byte; a quota error (a stubbed
-// storage estimate); a cached file removed under a session; two pages at once; modelCache listing
+// storage estimate, and in Chromium a real one mid-download, the origin's quota overridden over
+// CDP: the partial file removed, or kept with keepPartial and resumed); a cached file removed under a session; two pages at once; modelCache listing
 // and deletion, and cacheKey; a File copied in; OPFS missing; the one-file bundle under a strict CSP;
 // and lookups from worker and
 // main-thread sessions checked against the in-memory Gather for every Gather table type external
@@ -34,24 +35,33 @@ const model = gatherModel({ dims });
 writeFileSync(join(tmp, 'table.bin'), table);
 writeFileSync(join(tmp, 'table-copy.bin'), table);
 // Models that differ only in their URL (so that each case starts with nothing cached).
-for (const name of ['first', 'cut', 'quota', 'removed', 'two', 'list', 'file', 'none']) writeFileSync(join(tmp, `${name}.onnx`), model);
+for (const name of ['first', 'cut', 'quota', 'quota-real', 'quota-keep', 'removed', 'two', 'list', 'file', 'none']) writeFileSync(join(tmp, `${name}.onnx`), model);
 for (const type of types) {
   writeFileSync(join(tmp, `type-${type}.onnx`), gatherModel({ type, dims: [37, 3, 2], location: `type-${type}.bin` }));
   writeFileSync(join(tmp, `type-${type}.bin`), tableBytes(type, [37, 3, 2]));
 }
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-// Each browser: open() -> { newPage(), close(), version }. Chromium keeps its profile (and OPFS)
-// on disk; Firefox's puppeteer profile is a temporary folder on disk as well.
+// Each browser: open() -> { newPage(), close(), version, setQuota(page, bytes | null) or null }.
+// Chromium keeps its profile (and OPFS) on disk; Firefox's puppeteer profile is a temporary
+// folder on disk as well. Chromium's origin quota can be set over CDP (Storage.overrideQuotaForOrigin:
+// OPFS writes beyond it fail with QuotaExceededError; navigator.storage.estimate() does not show it).
 const browsers = [
   ['Chromium (persistent profile)', async () => {
     const profile = mkdtempSync(join(tmpdir(), 'onnx-wasm-opfs-profile-'));
     const ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    return { newPage: () => ctx.newPage(), version: ctx.browser()?.version() ?? 'chromium', close: async () => { await ctx.close(); rmSync(profile, { recursive: true, force: true }); } };
+    // (the override lasts as long as the CDP session that set it: kept until the quota is reset)
+    let cdp = null;
+    const setQuota = async (page, origin, bytes) => {
+      cdp ??= await ctx.newCDPSession(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin, ...(bytes === null ? {} : { quotaSize: bytes }) });
+      if (bytes === null) { await cdp.detach().catch(() => {}); cdp = null; }
+    };
+    return { newPage: () => ctx.newPage(), version: ctx.browser()?.version() ?? 'chromium', setQuota, close: async () => { await ctx.close(); rmSync(profile, { recursive: true, force: true }); } };
   }],
   ['Firefox ESR', async () => {
     const b = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, protocol: 'webDriverBiDi', dumpio: !!process.env.DUMPIO });
-    return { newPage: () => b.newPage(), version: await b.version(), close: () => b.close() };
+    return { newPage: () => b.newPage(), version: await b.version(), setQuota: null, close: () => b.close() };
   }],
 ];
 
@@ -148,6 +158,42 @@ for (const [browserName, open] of browsers) {
       assert.equal(d.error, undefined, d.message);
       assert.deepEqual((await call(page, 'main', 'run', d.id, indices)).bytes, rowsOf(table, rows, indices));
       await call(page, 'main', 'release', d.id);
+    });
+
+    test('a real quota error mid-download: the partial file removed, or kept with keepPartial and resumed once there is room', async (t) => {
+      if (!browser.setQuota) { t.skip("no way to set Firefox's storage quota from the test (WebDriver BiDi has none)"); return; }
+      // The override holds for an origin whose storage was not opened before it: this case runs on
+      // http://localhost:<port>/, the same server under another origin than 127.0.0.1.
+      const url = server.url.replace('127.0.0.1', 'localhost');
+      const origin = new URL(url).origin;
+      await page.close();
+      page = await browser.newPage();
+      await browser.setQuota(page, origin, 2 * 2 ** 20);   // room for the model and half the table
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset.ready === '1');
+      const table4 = (url) => async () => (await call(page, 'main', 'entries')).find((x) => x.url.endsWith(url))?.files.find((f) => f.name === 'table.bin');
+      try {
+        const c = await call(page, 'main', 'create', 'quota-real.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+        assert.equal(c.error, 'ExternalDataError');
+        assert.match(c.message, /^table 'table' \('table\.bin'\): the storage quota ran out after \d+ of 4194304 bytes; the partial file was removed \(keepPartial keeps it for resuming\)/);
+        assert.equal(await table4('/quota-real.onnx')(), undefined, 'nothing half-written is left');
+        const k = await call(page, 'main', 'create', 'quota-keep.onnx', { cache: 'opfs', externalDataMode: 'lazy', keepPartial: true });
+        assert.equal(k.error, 'ExternalDataError');
+        assert.match(k.message, /^table 'table' \('table\.bin'\): the storage quota ran out after \d+ of 4194304 bytes; the bytes stored are kept \(keepPartial\), and the next create\(\) resumes from them once there is room/);
+        const stored = Number(/after (\d+) of/.exec(k.message)[1]);
+        assert.ok(stored > 0 && stored < table.length, `stored ${stored}`);
+        assert.deepEqual(await table4('/quota-keep.onnx')(), { name: 'table.bin', bytes: stored, complete: false });
+        await browser.setQuota(page, origin, null);
+        server.requests.length = 0;
+        const d = await call(page, 'worker', 'create', 'quota-keep.onnx', { cache: 'opfs', externalDataMode: 'lazy', keepPartial: true });
+        assert.equal(d.error, undefined, d.message);
+        assert.deepEqual(requestsFor('/table.bin').map((x) => x.range), [`bytes=${stored}-`]);
+        const all = Array.from({ length: rows }, (_, i) => i);
+        assert.deepEqual((await call(page, 'worker', 'run', d.id, all)).bytes, Array.from(table));
+        await call(page, 'worker', 'release', d.id);
+      } finally {
+        await browser.setQuota(page, origin, null);
+      }
     });
 
     for (const where of ['main', 'worker']) {
