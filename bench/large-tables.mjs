@@ -239,6 +239,41 @@ document.body.dataset.ready = '1';
   return { size: 2.7, bytes, engine: 'onnx-wasm in Chromium (File)', browser: results };
 }
 
+// onnxruntime-web 1.30 (wasm, 1 thread) in a fresh page of the same profile, where it can load the
+// table: the model by URL with its external data given by URL (onnxruntime-web fetches it whole
+// into its wasm memory on every create; it has no cache and no reading by rows). The same 512-row
+// runs, checked the same way; or the error it gives.
+async function ortCase(ctx, server, rows, { random, check, firstIndices: first }) {
+  const p = await ctx.newPage();
+  try {
+    await p.goto(`${server.url}ort.html`);
+    await p.waitForFunction(() => document.body.dataset.ready === '1');
+    const c = await p.evaluate('ortCreate()');
+    if (c.error) {
+      console.log(`  onnxruntime-web ${c.version}: create failed after ${c.ms.toFixed(0)} ms: ${c.error}`);
+      return { error: c.error, createMs: c.ms };
+    }
+    const idx0 = first();
+    const r = await p.evaluate(`ortRun(${JSON.stringify(idx0)}, ${COLS})`);
+    check('onnxruntime-web', idx0, r);
+    const times = [];
+    for (let k = 0; k < 20; ++k) {
+      const idx = random();
+      const q = await p.evaluate(`ortRun(${JSON.stringify(idx)}, ${COLS})`);
+      check('onnxruntime-web', idx, q);
+      times.push(q.ms);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`  onnxruntime-web ${c.version} (wasm, 1 thread), table fetched by URL: create ${c.ms.toFixed(0)} ms (on every visit), first run ${r.ms.toFixed(1)} ms, median run ${times[10].toFixed(2)} ms (rows right)`);
+    return { createMs: c.ms, firstMs: r.ms, medianMs: times[10] };
+  } catch (e) {
+    console.log(`  onnxruntime-web: ${e.message.split('\n')[0]}`);
+    return { error: e.message };
+  } finally {
+    await p.close().catch(() => {});
+  }
+}
+
 // The browser's processes (those started with `profile` on their command line): summed RSS in MB.
 function browserRssMB(profile) {
   let kb = 0;
@@ -257,6 +292,33 @@ async function opfsCase(dir, rows, bytes) {
   const { serveFiles } = await import('../tests/support/file-server.mjs');
   const { cpSync } = await import('node:fs');
   cpSync(join(repo, 'tests/browser/opfs-page'), dir, { recursive: true });
+  try { symlinkSync(join(repo, 'node_modules/onnxruntime-web/dist'), join(dir, 'ort')); } catch { /* there */ }
+  writeFileSync(join(dir, 'ort.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
+import * as ort from './ort/ort.wasm.min.mjs';
+ort.env.wasm.numThreads = 1;
+ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
+let session = null;
+window.ortCreate = async () => {
+  const t0 = performance.now();
+  try {
+    session = await ort.InferenceSession.create('model.onnx', { executionProviders: ['wasm'], externalData: [{ path: 'table.bin', data: 'table.bin' }] });
+    return { ms: performance.now() - t0, version: ort.env.versions.web };
+  } catch (e) {
+    return { ms: performance.now() - t0, version: ort.env.versions.web, error: String(e?.message ?? e).slice(0, 300) };
+  }
+};
+window.ortRun = async (indices, cols) => {
+  const feed = new ort.Tensor('int64', BigInt64Array.from(indices.map(BigInt)), [indices.length]);
+  const t0 = performance.now();
+  const r = await session.run({ indices: feed });
+  const ms = performance.now() - t0;
+  const out = Object.values(r)[0];
+  const rows = indices.map((_, k) => [out.data[k * cols], out.data[k * cols + cols - 1]]);
+  out.dispose?.();
+  return { ms, rows };
+};
+document.body.dataset.ready = '1';
+</script>`);
   for (const x of ['js', 'dist']) { try { symlinkSync(join(repo, x), join(dir, x)); } catch { /* made by --browser */ } }
   const profile = mkdtempSync(join(dirname(dir), 'chromium-profile-'));
   const server = await serveFiles(dir);
@@ -294,6 +356,7 @@ async function opfsCase(dir, rows, bytes) {
     return { firstMs: r.ms, medianMs: times[10] };
   };
   const gb = (bytes / 1e9).toFixed(2);
+  const runsOf = { random, check, firstIndices: () => firstIndices(rows) };
   try {
     const p1 = await page();
     const first = await call(p1, 'main', 'timedCreate', 'model.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
@@ -322,7 +385,12 @@ async function opfsCase(dir, rows, bytes) {
     console.log(`  a File kept as before (main thread): create ${f.ms.toFixed(1)} ms, first run ${out.file.firstMs.toFixed(1)} ms, median run ${out.file.medianMs.toFixed(2)} ms`);
     await p.close();
     out.peakRssMB = peak;
-    console.log(`  Chromium peak RSS (all its processes): ${peak.toFixed(0)} MB; onnxruntime-web: not run in this section`);
+    console.log(`  Chromium peak RSS (all its processes), onnx-wasm's pages: ${peak.toFixed(0)} MB`);
+    peak = 0;
+    out.ort = await ortCase(ctx, server, rows, runsOf);
+    out.ort.peakRssMB = peak;
+    console.log(`  Chromium peak RSS (all its processes), onnxruntime-web's page: ${peak.toFixed(0)} MB`);
+
   } finally {
     clearInterval(sampler);
     await ctx.close();
