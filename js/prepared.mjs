@@ -8,7 +8,7 @@
 import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
-import { getModule, loadedModule } from './runtime.mjs';
+import { getModule, loadedModule, runCalls } from './runtime.mjs';
 import { Tensor, tensorFromHandle, tensorFromRun } from './tensor.mjs';
 
 const finalizer = typeof FinalizationRegistry === 'function'
@@ -53,10 +53,9 @@ export class PreparedNode {
     const n = this.#node;
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
     if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
-    const m = loadedModule;
     const bh = b === undefined ? 0 : b.handle;
-    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity);
-    return h ? tensorFromRun(h) : tensorFromHandle(check(m.nodeRun(n, a.handle, bh, this.#arity)));
+    const h = runCalls.nodeRunHandle(n, a.handle, bh, this.#arity);
+    return h ? tensorFromRun(h) : tensorFromHandle(check(loadedModule.nodeRun(n, a.handle, bh, this.#arity)));
   }
 
   // For a Gather whose data (type id and dims) is a table outside memory: the same checks as a run

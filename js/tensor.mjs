@@ -7,7 +7,7 @@
 import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
-import { getModule, loadedModule } from './runtime.mjs';
+import { getModule, loadedModule, refreshInfo, runCalls } from './runtime.mjs';
 import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
@@ -279,7 +279,7 @@ export class Tensor {
   dispose() {
     if (!this.#ptr) return;
     if (this.#registered) finalizer.unregister(this);
-    loadedModule.tensorDelete(this.#ptr);
+    runCalls.tensorDelete(this.#ptr);
     this.#ptr = 0;
     this.#view = null;
   }
@@ -296,16 +296,18 @@ export function tensorFromHandle(h) {
 }
 
 // The Tensor of a run's output whose info the run wrote (Module.nodeRunHandle), read with no call.
-let infoAt = 0;   // (the address of the binding's info doubles, read once)
+// (The info doubles lie in static memory: a view of shared memory made before it grew still holds
+// them; one of unshared memory is detached by growth, and made again.)
 export function tensorFromRun(h) {
-  const m = loadedModule;
-  const heap = heapF64(m), info = (infoAt ||= m.infoAddress()) / 8;
+  let heap = runCalls.info;
+  if (heap.length === 0) heap = refreshInfo();
+  const info = runCalls.infoAt;
   const rank = heap[info + 1];
-  if (rank < 0) return tensorFromInfo(m, h, m.tensorInfo(h));
+  if (rank < 0) return tensorFromInfo(loadedModule, h, loadedModule.tensorInfo(h));
   const dims = new Array(rank | 0);
   for (let i = 0; i < dims.length; ++i) {
     const d = heap[info + 2 + i];
-    if (d > Number.MAX_SAFE_INTEGER) throw dimsTooLarge(m, h, i, d);
+    if (d > Number.MAX_SAFE_INTEGER) throw dimsTooLarge(loadedModule, h, i, d);
     dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
   }
   return new Tensor(FROM_HANDLE, h, dims, typeById(heap[info] | 0));
