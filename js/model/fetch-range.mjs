@@ -2,7 +2,7 @@
 // package, used by UrlSource (into wasm memory) and by the OPFS cache (into a file). It refers to
 // nothing outside itself, because the OPFS reader worker runs its source text (opfs-worker.mjs).
 //
-// fetchRange(url, offset, length, put, onBytes, tries): streams bytes [offset, offset + length)
+// fetchRange(url, offset, length, put, onBytes, tries, validator): streams bytes [offset, offset + length)
 // (length null: to the end of the file) to put(chunk, position from offset), each byte once.
 // A response that ends before its end, or a connection that breaks, is a download that stopped:
 // it resumes with a Range request from the bytes received (a server that ignores Range sends the
@@ -11,7 +11,12 @@
 // the range, kind 'stopped' { got, length, tries, cause } when every try stopped, kind 'http'
 // { status } for an HTTP error, the first try's network error, or what put() threw (a storage
 // quota: no retry would fit it).
-export async function fetchRange(url, offset, length, put, onBytes, tries) {
+// The file's validator (a strong ETag, else its Last-Modified date) is that of the first answer,
+// or `validator` when the caller kept one from an earlier download of the bytes before `offset`;
+// a request that resumes sends it as If-Range. A server whose file changed then sends the whole
+// new file under another validator, and fetchRange fails with kind 'changed' { validator }: the
+// bytes received before do not belong with the new ones. onValidator(v) hears the validator of a first answer.
+export async function fetchRange(url, offset, length, put, onBytes, tries, validator = null, onValidator = null) {
   const fail = (kind, message, extra) => Object.assign(new Error(message), { kind, ...extra });
   let done = 0, cause = '';
   for (let k = 1; ; ++k) {
@@ -19,7 +24,8 @@ export async function fetchRange(url, offset, length, put, onBytes, tries) {
     let response;
     try {
       const range = length === null ? `bytes=${from}-` : `bytes=${from}-${offset + length - 1}`;
-      response = await fetch(url, { headers: { Range: range }, ...(k > 1 ? { cache: 'no-store' } : {}) });
+      const headers = from > 0 && validator ? { Range: range, 'If-Range': validator } : { Range: range };
+      response = await fetch(url, { headers, ...(k > 1 || validator ? { cache: 'no-store' } : {}) });
     } catch (e) {
       if (k === 1) throw e;
       cause = e.message;
@@ -32,6 +38,15 @@ export async function fetchRange(url, offset, length, put, onBytes, tries) {
       throw fail('short', `the file holds fewer than ${from} bytes`, { size: Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN) });
     }
     if (!response.ok) throw fail('http', `HTTP ${response.status} ${response.statusText}`.trim(), { status: response.status });
+    const etag = response.headers.get('etag');
+    const now = etag && !etag.startsWith('W/') ? etag : response.headers.get('last-modified');
+    // (a whole file with the same validator: the server ignores Range, and the bytes received are
+    // skipped; a part under another validator, from a server that ignores If-Range, is as changed)
+    if (from > 0 && validator && now !== validator) {
+      response.body?.cancel().catch(() => {});
+      throw fail('changed', `the file changed on the server (${validator} before, ${now ?? 'no validator'} now)`, { validator: now });
+    }
+    if (!validator && now) { validator = now; await onValidator?.(now); }
     const range = response.status === 206 ? /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '') : null;
     const start = range ? Number(range[1]) : 0;
     const total = range ? Number(range[2]) : Number(response.headers.get('content-length') ?? NaN);

@@ -44,6 +44,22 @@ export function opfsFiles(fetchRange) {
       throw e;
     }
   };
+  // A small text file of an entry (a validator), or null.
+  const readText = async (dir, name) => {
+    const file = await fileIn(dir, name);
+    return file ? (await file.getFile()).text() : null;
+  };
+  const writeText = async (dir, name, text) => {
+    const handle = await (await dir.getFileHandle(name, { create: true })).createSyncAccessHandle();
+    try {
+      const bytes = new TextEncoder().encode(text);
+      handle.truncate(0);
+      handle.write(bytes, { at: 0 });
+      handle.flush();
+    } finally {
+      handle.close();
+    }
+  };
   const quota = (name, e, stored, kept) => fail('quota', `storing '${name}' exceeded the storage quota after ${stored} bytes (${e.message})`, { stored, kept });
 
   // A read handle: kept open where the browser lets readers share a file ('read-only' mode,
@@ -135,18 +151,33 @@ export function opfsFiles(fetchRange) {
       return { complete: await sizeOf(await fileIn(dir, name)), part: await sizeOf(await fileIn(dir, `${name}.part`)) };
     },
     // Downloads `url` into the entry's file `name` (resuming a partial one; `keep`: see store).
+    // The server's validator of the file (fetchRange) is kept beside it ('<name>.validator'), so
+    // that a later visit resumes only if the file is still the same; if it changed, the bytes
+    // stored go and the download starts over.
     async download(entry, name, url, keep, onBytes) {
       return store(entry, name, async (handle, stored) => {
-        let since = 0;
+        const dir = await entryDir(entry, true);
+        let base = stored, since = 0;
+        let validator = stored > 0 ? await readText(dir, `${name}.validator`) : null;
         const put = (chunk, at) => {
-          handle.write(chunk, { at: stored + at });
+          handle.write(chunk, { at: base + at });
           since += chunk.length;
           if (since >= FLUSH) { handle.flush(); since = 0; }
         };
+        // (a validator that cannot be written, the quota full, only means a later resume is not checked)
+        const remember = (v) => writeText(dir, `${name}.validator`, v).catch(() => {});
         try {
-          return await fetchRange(url, stored, null, put, onBytes, 5);
+          try {
+            return await fetchRange(url, base, null, put, onBytes, 5, validator, remember);
+          } catch (e) {
+            if (e.kind !== 'changed') throw e;
+            handle.truncate(0);
+            base = 0;
+            validator = null;
+            return await fetchRange(url, 0, null, put, onBytes, 5, null, remember);
+          }
         } catch (e) {
-          if (e.kind === 'stopped') { e.got += stored; if (e.length !== null) e.length += stored; }   // (counting the bytes stored before)
+          if (e.kind === 'stopped') { e.got += base; if (e.length !== null) e.length += base; }   // (counting the bytes stored before)
           throw e;
         }
       }, keep);
@@ -221,6 +252,7 @@ export function opfsFiles(fetchRange) {
         let meta = null;
         for await (const [name, file] of dir.entries()) {
           if (name === 'entry.json') { meta = JSON.parse(await (await file.getFile()).text()); continue; }
+          if (name.endsWith('.validator')) continue;
           files.push({ name: name.replace(/\.part$/, ''), bytes: (await file.getFile()).size, complete: !name.endsWith('.part') });
         }
         out.push({ entry, meta, files });

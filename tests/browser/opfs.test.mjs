@@ -8,7 +8,7 @@
 // main-thread sessions checked against the in-memory Gather for every Gather table type external
 // data can hold. Tables of a few MB; expected rows come from the table's bytes in Node.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
@@ -36,6 +36,7 @@ writeFileSync(join(tmp, 'table.bin'), table);
 writeFileSync(join(tmp, 'table-copy.bin'), table);
 // Models that differ only in their URL (so that each case starts with nothing cached).
 for (const name of ['first', 'cut', 'quota', 'quota-real', 'quota-keep', 'removed', 'two', 'list', 'file', 'none']) writeFileSync(join(tmp, `${name}.onnx`), model);
+writeFileSync(join(tmp, 'changed.onnx'), gatherModel({ dims, location: 'changing.bin' }));
 for (const type of types) {
   writeFileSync(join(tmp, `type-${type}.onnx`), gatherModel({ type, dims: [37, 3, 2], location: `type-${type}.bin` }));
   writeFileSync(join(tmp, `type-${type}.bin`), tableBytes(type, [37, 3, 2]));
@@ -142,6 +143,26 @@ for (const [browserName, open] of browsers) {
       assert.deepEqual(requestsFor('/table.bin').map((x) => x.range), ['bytes=1500000-']);
       const all = Array.from({ length: rows }, (_, i) => i);
       assert.deepEqual((await call(page, 'worker', 'run', d.id, all)).bytes, Array.from(table));
+      await call(page, 'worker', 'release', d.id);
+    });
+
+    test('a file changed on the server between two visits: the resumed download (If-Range) starts over, and the rows are the new file\'s', { skip: crashes }, async () => {
+      writeFileSync(join(tmp, 'changing.bin'), table);
+      server.set({ cuts: 5, cutAfter: 300000, how: 'reset' });
+      const c = await call(page, 'main', 'create', 'changed.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+      server.set({ cuts: 0 });
+      assert.equal(c.error, 'ExternalDataError');
+      assert.match(c.message, /ended after 1500000 of 4194304 bytes/);
+      // The same size, other bytes, a later date: another ETag.
+      const changed = Uint8Array.from(table, (b, i) => (b + i + 1) & 255);
+      writeFileSync(join(tmp, 'changing.bin'), changed);
+      utimesSync(join(tmp, 'changing.bin'), new Date(), new Date(Date.now() + 60000));
+      server.requests.length = 0;
+      const d = await call(page, 'worker', 'create', 'changed.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+      assert.equal(d.error, undefined, d.message);
+      assert.deepEqual(requestsFor('/changing.bin').map((x) => [x.range, x.ifRange !== null]), [['bytes=1500000-', true], ['bytes=0-', false]]);
+      const all = Array.from({ length: rows }, (_, i) => i);
+      assert.deepEqual((await call(page, 'worker', 'run', d.id, all)).bytes, Array.from(changed));
       await call(page, 'worker', 'release', d.id);
     });
 

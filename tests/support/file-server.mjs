@@ -4,8 +4,10 @@
 // sees a network error) or ends the response cleanly ('end': chunked, no Content-Length, the
 // client sees the stream end early, as with a truncated HTTP cache entry).
 //   serveFiles(dir, { ranges, cutAfter, cuts, how, headers }) -> { url, requests, set(opts), close() }
-// requests: [{ path, range }] of every GET; set() changes the options between cases. refuse: a
-// RegExp of paths whose requests get their connection closed at once (a server gone away).
+// requests: [{ path, range, ifRange }] of every GET; set() changes the options between cases.
+// refuse: a RegExp of paths whose requests get their connection closed at once (a server gone
+// away). Each file has a strong ETag (its size and modification time); a Range request whose
+// If-Range names another gets the whole file (200), as HTTP says.
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
@@ -18,13 +20,15 @@ export async function serveFiles(dir, options = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    requests.push({ path, range: req.headers.range ?? null });
+    requests.push({ path, range: req.headers.range ?? null, ifRange: req.headers['if-range'] ?? null });
     if (opts.refuse?.test(path)) { req.socket.destroy(); return; }
     const full = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
-    let size;
+    let size, etag;
     try {
       if (!full.startsWith(root + sep) || !statSync(full).isFile()) throw new Error('no file');
-      size = statSync(full).size;
+      const st = statSync(full);
+      size = st.size;
+      etag = `"${st.size}-${Math.round(st.mtimeMs * 1000)}"`;
     } catch {
       res.writeHead(404, opts.headers).end();
       return;
@@ -32,8 +36,9 @@ export async function serveFiles(dir, options = {}) {
     // (files of GBs, as the benchmark serves, are streamed; a cut reads its few bytes)
     const body = size < 64 * 2 ** 20 ? readFileSync(full) : null;
     const bytes = (a, b) => (body ? body.subarray(a, b) : null);
-    const type = { 'Content-Type': MIME[extname(full)] ?? 'application/octet-stream', 'Cache-Control': 'no-store', ...opts.headers };
-    const m = opts.ranges && /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    const type = { 'Content-Type': MIME[extname(full)] ?? 'application/octet-stream', 'Cache-Control': 'no-store', ETag: etag, ...opts.headers };
+    const current = req.headers['if-range'] === undefined || req.headers['if-range'] === etag;
+    const m = opts.ranges && current && /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
     let status = 200, a = 0, b = size - 1;
     if (m) {
       [a, b] = [Number(m[1]), Math.min(m[2] === '' ? Infinity : Number(m[2]), size - 1)];
