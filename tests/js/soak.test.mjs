@@ -76,8 +76,11 @@ if (typeof globalThis.gc !== 'function') {
       globalThis.gc();
       await new Promise((r) => setTimeout(r, 0));
       await new Promise((r) => setTimeout(r, 0));
+      // (at least 508: V8 may keep the odd tensor alive through one collection. Under load, 511 of
+      // the 512 were freed in a CI run, and 'at least 512' failed in 1 of 12 loaded runs, 2 of 12
+      // for the build before Embind; without the batches of 256, none would be freed.)
       const freed = Math.round((full - memoryStats().heapUsed) / each);
-      assert.ok(freed >= 512, `${freed} of 600 freed by the first collection`);
+      assert.ok(freed >= 508, `${freed} of 600 freed by the first collection`);
       assert.equal(await settle(before), before);
     });
     test('a tensor disposed in the task that made it is freed at once by dispose()', () => {
