@@ -151,32 +151,39 @@ export function opfsFiles(fetchRange) {
       return { complete: await sizeOf(await fileIn(dir, name)), part: await sizeOf(await fileIn(dir, `${name}.part`)) };
     },
     // Downloads `url` into the entry's file `name` (resuming a partial one; `keep`: see store).
-    // The server's validator of the file (fetchRange) is kept beside it ('<name>.validator'), so
-    // that a later visit resumes only if the file is still the same; if it changed, the bytes
-    // stored go and the download starts over.
+    // The server's validator of the file (fetchRange) is kept beside a part that stays
+    // ('<name>.validator'), so that a later visit resumes only if the file is still the same; if
+    // it changed, the bytes stored go and the download starts over. (It is written once the
+    // download has stopped: in Chromium, a file opened for writing while the part is open takes
+    // room from the quota that the part's writes then lack.)
     async download(entry, name, url, keep, onBytes) {
       return store(entry, name, async (handle, stored) => {
         const dir = await entryDir(entry, true);
-        let base = stored, since = 0;
+        let base = stored, since = 0, learnt = null;
         let validator = stored > 0 ? await readText(dir, `${name}.validator`) : null;
         const put = (chunk, at) => {
           handle.write(chunk, { at: base + at });
           since += chunk.length;
           if (since >= FLUSH) { handle.flush(); since = 0; }
         };
-        // (a validator that cannot be written, the quota full, only means a later resume is not checked)
-        const remember = (v) => writeText(dir, `${name}.validator`, v).catch(() => {});
+        const remember = (v) => { learnt = v; };
+        const fetchFrom = () => fetchRange(url, base, null, put, onBytes, 5, validator, remember);
         try {
+          let n;
           try {
-            return await fetchRange(url, base, null, put, onBytes, 5, validator, remember);
+            n = await fetchFrom();
           } catch (e) {
             if (e.kind !== 'changed') throw e;
             handle.truncate(0);
             base = 0;
             validator = null;
-            return await fetchRange(url, 0, null, put, onBytes, 5, null, remember);
+            n = await fetchFrom();
           }
+          await dir.removeEntry(`${name}.validator`).catch(() => {});
+          return n;
         } catch (e) {
+          // (a validator that cannot be written, the quota full, only leaves the next resume unchecked)
+          if (learnt) await writeText(dir, `${name}.validator`, learnt).catch(() => {});
           if (e.kind === 'stopped') { e.got += base; if (e.length !== null) e.length += base; }   // (counting the bytes stored before)
           throw e;
         }

@@ -193,17 +193,20 @@ for (const [browserName, open] of browsers) {
       await page.goto(url);
       await page.waitForFunction(() => document.body.dataset.ready === '1');
       const table4 = (url) => async () => (await call(page, 'main', 'entries')).find((x) => x.url.endsWith(url))?.files.find((f) => f.name === 'table.bin');
+      // The case with keepPartial first, on the fresh origin: a quota freed by removing a file comes
+      // back a moment later in Chromium, so the case after a removal may store nothing at all.
       try {
-        const c = await call(page, 'main', 'create', 'quota-real.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
-        assert.equal(c.error, 'ExternalDataError');
-        assert.match(c.message, /^table 'table' \('table\.bin'\): the storage quota ran out after \d+ of 4194304 bytes; the partial file was removed \(keepPartial keeps it for resuming\)/);
-        assert.equal(await table4('/quota-real.onnx')(), undefined, 'nothing half-written is left');
         const k = await call(page, 'main', 'create', 'quota-keep.onnx', { cache: 'opfs', externalDataMode: 'lazy', keepPartial: true });
         assert.equal(k.error, 'ExternalDataError');
         assert.match(k.message, /^table 'table' \('table\.bin'\): the storage quota ran out after \d+ of 4194304 bytes; the bytes stored are kept \(keepPartial\), and the next create\(\) resumes from them once there is room/);
         const stored = Number(/after (\d+) of/.exec(k.message)[1]);
         assert.ok(stored > 0 && stored < table.length, `stored ${stored}`);
         assert.deepEqual(await table4('/quota-keep.onnx')(), { name: 'table.bin', bytes: stored, complete: false });
+        // Without keepPartial (the quota nearly used up by the part kept): nothing half-written is left.
+        const c = await call(page, 'main', 'create', 'quota-real.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+        assert.equal(c.error, 'ExternalDataError');
+        assert.match(c.message, /^table 'table' \('table\.bin'\): the storage quota ran out after \d+ of 4194304 bytes; the partial file was removed \(keepPartial keeps it for resuming\)/);
+        assert.equal(await table4('/quota-real.onnx')(), undefined, 'nothing half-written is left');
         await browser.setQuota(page, origin, null);
         server.requests.length = 0;
         const d = await call(page, 'worker', 'create', 'quota-keep.onnx', { cache: 'opfs', externalDataMode: 'lazy', keepPartial: true });
