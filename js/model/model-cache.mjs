@@ -65,7 +65,12 @@ export async function readCachedModel(source, { cacheKey, keepPartial }, what) {
   }
   const entry = entryName(url.href, cacheKey);
   const addFile = entryFiles(s, entry, url.href, cacheKey);
-  await addFile('model');
+  try {
+    await addFile('model');
+  } catch (e) {
+    if (e.name === 'QuotaExceededError') throw new ExternalDataError(`the model ${url.href}: the storage quota ran out (${e.message})`);
+    throw e;
+  }
   const size = await fetchFile(s, entry, 'model', url.href, keepPartial);
   const bytes = await s.readBytes(entry, 'model', size);
   const wrapUrl = (src, location) => (src instanceof UrlSource ? new OpfsSource(s, entry, fileName(location), location, { url: src.url }, addFile, keepPartial) : src);

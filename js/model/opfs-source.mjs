@@ -47,11 +47,12 @@ export class OpfsSource {
     const estimate = this.keepPartial ? null : await navigator.storage.estimate?.();
     if (estimate && Number.isFinite(estimate.quota) && estimate.quota - estimate.usage < need)
       throw new ExternalDataError(`${this.#what()}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(this.needed)} in all, ${stored} stored), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
-    await this.addFile(this.name);
     try {
+      await this.addFile(this.name);
       if (this.origin.url) await this.store.call('download', [this.entry, this.name, this.origin.url.href, this.keepPartial], (n) => progress.add(n));
       else await this.store.call('copy', [this.entry, this.name, this.origin.blob, this.keepPartial], (n) => progress.add(n));
     } catch (e) {
+      if (e.name === 'QuotaExceededError') throw new ExternalDataError(`${this.#what()}: the storage quota ran out before the download began (${e.message})`);
       if (e.kind === 'quota') {
         throw new ExternalDataError(`${this.#what()}: the storage quota ran out after ${e.stored} of ${this.needed} bytes; ${e.kept
           ? 'the bytes stored are kept (keepPartial), and the next create() resumes from them once there is room'
