@@ -91,6 +91,13 @@ val handle_val(uintptr_t h) { return val(static_cast<double>(h)); }
 
 val no_record() { return failure(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record")); }
 
+// An integer held exactly by a double (|d| < 2^53), into *out; false for anything else.
+bool exact_integer(double d, int64_t* out) {
+  if (!(std::fabs(d) <= 9007199254740991.0) || d != std::floor(d)) return false;
+  *out = static_cast<int64_t>(d);
+  return true;
+}
+
 // ---- Values read from JS, each checked before it is converted; the first wrong one marks the
 // call malformed (and what was read after it is not used).
 
@@ -101,10 +108,10 @@ class Reader {
     if (!v.isNumber()) return bad(0.0);
     return v.as<double>();
   }
-  // An integer exactly held by a double (|v| < 2^53).
+  // An integer exactly held by a double (exact_integer).
   int64_t integer(double d) {
-    if (!(std::fabs(d) <= 9007199254740991.0) || d != std::floor(d)) return bad<int64_t>(0);
-    return static_cast<int64_t>(d);
+    int64_t v = 0;
+    return exact_integer(d, &v) ? v : bad<int64_t>(0);
   }
   std::string string(const val& v) {
     if (!v.isString()) return bad(std::string());
@@ -195,11 +202,8 @@ uintptr_t tensor_create_handle(int type_id, int rank, int zeroed, double d0, dou
   if (rank < 0 || rank > 4) return 0;
   const double given[4] = {d0, d1, d2, d3};
   std::vector<int64_t> shape(static_cast<size_t>(rank));
-  for (int i = 0; i < rank; ++i) {
-    const double d = given[i];
-    if (!(std::fabs(d) <= 9007199254740991.0) || d != std::floor(d)) return 0;
-    shape[static_cast<size_t>(i)] = static_cast<int64_t>(d);
-  }
+  for (int i = 0; i < rank; ++i)
+    if (!exact_integer(given[i], &shape[static_cast<size_t>(i)])) return 0;
   ow::Tensor t;
   if (!ow::make_tensor(static_cast<ow::ElementType>(type_id), std::move(shape), &t, zeroed != 0).is_ok()) return 0;
   return adopt(std::move(t));
@@ -237,7 +241,7 @@ val tensor_data(uintptr_t p) {
   return val::undefined();
 }
 
-// { type: ONNX id, dims: number[] } of a tensor (the path for ranks that ow_tensor_info leaves).
+// { type: ONNX id, dims: number[] } of a tensor (the path for ranks that g_info cannot hold).
 val tensor_info(uintptr_t p) {
   const ow::Tensor& t = tensor_at(p)->tensor;
   val dims = val::array();

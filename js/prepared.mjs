@@ -40,10 +40,7 @@ export class PreparedNode {
       if (inputs.length !== this.#arity) throw invalidArgument(`${this.#label} takes ${this.#arity} input(s), got ${inputs.length}`);
       throw invalidArgument(`${this.#label}: inputs must be Tensors of onnx-wasm`);
     }
-    const m = getModule();
-    const bh = this.#arity === 2 ? b.handle : 0;
-    const h = m.nodeRunHandle(n, a.handle, bh, this.#arity);
-    return [h ? tensorFromRun(h) : tensorFromHandle(check(m.nodeRun(n, a.handle, bh, this.#arity)))];
+    return [this.runTensors(a, this.#arity === 2 ? b : undefined)];
   }
 
   // The same for one or two Tensors, returning the output Tensor: the per-node call of

@@ -50,13 +50,6 @@ function checkDims(dims) {
   return out;
 }
 
-// A Float64Array over all of wasm memory. (The glue's HEAPF64 is not yet the grown memory's view
-// on this thread when another thread grew it, in the threads build.)
-function heapF64(m) {
-  const heap = m.HEAPF64;
-  return heap.buffer === m.HEAPU8.buffer ? heap : new Float64Array(m.HEAPU8.buffer);
-}
-
 // A new C++ tensor (its handle), of zeros unless `zeroed` is false (for data written in full
 // right after), or the binding's error thrown. Up to rank 4 the dims cross as numbers
 // (tensorCreateHandle); 0 from it, or a higher rank, takes tensorCreate, which reports the failure.
