@@ -8,12 +8,17 @@ import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule, loadedModule, refreshInfo, runCalls } from './runtime.mjs';
-import { arrayClass, storageLength, typeById, typeByName } from './types.mjs';
+import { TYPES_BY_ID, arrayClass, storageLength, typeById, typeByName } from './types.mjs';
 
 const FROM_HANDLE = Symbol('fromHandle');
-const REGISTER = Symbol('register');
+const FROZEN = 1, REGISTERED = 2;   // Tensor's #flags
 // Tensor[UNINITIALIZED](type, dims): for js/model/ loaders, not part of the public API.
 export const UNINITIALIZED = Symbol('uninitialized');
+// For InferenceSession: passedCheck(t, spec), whether Tensor t has passed the check against a graph
+// input (its spec, of fixed dims), and rememberCheck(t, spec) once it has. A tensor's type and dims
+// never change, so a feed given again, as most are run after run, is not checked again: in V8's
+// first tiers, a session's first runs, the checks of a tiny Gather's two feeds took 0.2 µs.
+export let passedCheck, rememberCheck;
 let stringWrites = 0;   // writes through any string tensor's data array (see #stringArray)
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule().tensorDelete(ptr))
@@ -34,8 +39,9 @@ function registerWaiting() {
   if (flushTimer !== null) { clearTimeout(flushTimer); flushTimer = null; }
   const list = unregistered;
   unregistered = [];
-  for (const t of list) Tensor[REGISTER](t);
+  registerAll(list);
 }
+let registerAll;   // (tensors): registers each not yet disposed or registered (Tensor's static block)
 
 function checkDims(dims) {
   if (!Array.isArray(dims) && !ArrayBuffer.isView(dims)) throw invalidArgument(`dims must be an array of integers, got ${typeof dims}`);
@@ -106,10 +112,25 @@ export class Tensor {
   #ptr = 0;
   #type;
   #dims;           // kept after dispose, for the messages that name them
-  #frozen = false; // #dims is frozen when first read (below)
-  #size = -1;
   #view = null;    // the typed array over wasm memory, or the string[] (#stringArray)
-  #registered = false;
+  // FROZEN: #dims is frozen (when first read, below); REGISTERED: with the finalizer. (One field
+  // for both: each private field costs a run output about 10 ns to make in V8's first tiers.)
+  #flags = 0;
+  #passed = null;  // the graph input (its spec) whose check this tensor last passed (passedCheck)
+
+  static {
+    passedCheck = (t, spec) => t.#passed === spec;
+    rememberCheck = (t, spec) => { t.#passed = spec; };
+    registerAll = (list) => {
+      for (let i = 0; i < list.length; ++i) {
+        const t = list[i];
+        if (t.#ptr && !(t.#flags & REGISTERED)) {
+          finalizer.register(t, t.#ptr, t);
+          t.#flags |= REGISTERED;
+        }
+      }
+    };
+  }
 
   // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length].
   // (Internal: new Tensor(FROM_HANDLE, address, dims, type) wraps a C++ tensor.)
@@ -137,7 +158,7 @@ export class Tensor {
     // Not zeroed: every byte is written below (a 1 GB tensor was touched twice, at 2.5 s per GB).
     this.#adopt(createHandle(m, t.id, shape, t.name === 'string'), shape, t);
     Object.freeze(shape);   // (a caller's tensor, whose dims are read)
-    this.#frozen = true;
+    this.#flags |= FROZEN;
     if (t.name === 'string') {
       values.forEach((s, i) => m.tensorSetString(this.#ptr, i, s));
     } else if (expected > 0) {
@@ -161,12 +182,6 @@ export class Tensor {
     return new Tensor(FROM_HANDLE, createHandle(getModule(), t.id, shape, t.name === 'string'), shape, t);
   }
 
-  static [REGISTER](t) {
-    if (!t.#ptr || t.#registered) return;
-    finalizer.register(t, t.#ptr, t);
-    t.#registered = true;
-  }
-
   #adopt(ptr, dims, type) {
     this.#ptr = ptr;
     this.#type = type;
@@ -183,16 +198,15 @@ export class Tensor {
   // (Frozen when first read: most run outputs are disposed unread, and Object.freeze is a call
   // into V8's runtime, 40 ns even in optimized code, a twentieth of a tiny Gather.)
   get dims() {
-    if (!this.#frozen) {
+    if (!(this.#flags & FROZEN)) {
       Object.freeze(this.#dims);
-      this.#frozen = true;
+      this.#flags |= FROZEN;
     }
     return this.#dims;
   }
 
   get size() {
-    if (this.#size < 0) this.#size = this.dims.reduce((a, b) => a * b, 1);
-    return this.#size;
+    return this.#dims.reduce((a, b) => a * b, 1);
   }
   get disposed() { return !this.#ptr; }
 
@@ -271,7 +285,7 @@ export class Tensor {
 
   dispose() {
     if (!this.#ptr) return;
-    if (this.#registered) finalizer.unregister(this);
+    if (this.#flags & REGISTERED) finalizer.unregister(this);
     runCalls.tensorDelete(this.#ptr);
     this.#ptr = 0;
     this.#view = null;
@@ -293,18 +307,19 @@ export function tensorFromHandle(h) {
 // them; one of unshared memory is detached by growth, and made again.)
 export function tensorFromRun(h) {
   let heap = runCalls.info;
-  if (heap.length === 0) heap = refreshInfo();
   const info = runCalls.infoAt;
-  const rank = heap[info + 1];
+  let rank = heap[info + 1];
+  if (rank === undefined) rank = (heap = refreshInfo())[info + 1];   // (a detached view reads undefined)
   if (rank < 0) return tensorFromInfo(loadedModule, h, loadedModule.tensorInfo(h));
-  const dims = new Array(rank | 0);
+  const dims = new Array(rank | 0);   // (| 0: the doubles read as such index slowly)
   for (let i = 0; i < dims.length; ++i) {
     const d = heap[info + 2 + i];
-    if (d > Number.MAX_SAFE_INTEGER) throw dimsTooLarge(loadedModule, h, i, d);
+    if (d > MAX_SAFE) throw dimsTooLarge(loadedModule, h, i, d);
     dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
   }
-  return new Tensor(FROM_HANDLE, h, dims, typeById(heap[info] | 0));
+  return new Tensor(FROM_HANDLE, h, dims, TYPES_BY_ID[heap[info] | 0]);
 }
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 function tensorFromInfo(m, h, { type, dims }) {
   const i = dims.findIndex((d) => d > Number.MAX_SAFE_INTEGER);

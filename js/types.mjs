@@ -3,9 +3,9 @@ import { ELEMENT_TYPES } from './generated/constants.mjs';
 import { invalidArgument } from './errors.mjs';
 
 const BY_NAME = new Map(ELEMENT_TYPES.map((t) => [t.name, t]));
-// (an array indexed by id: a run's output looks its type up by id)
-const BY_ID = [];
-for (const t of ELEMENT_TYPES) BY_ID[t.id] = t;
+// Types indexed by id (a run's output reads its type's id; typeById is this lookup).
+export const TYPES_BY_ID = [];
+for (const t of ELEMENT_TYPES) TYPES_BY_ID[t.id] = t;
 
 export const TYPE_NAMES = Object.freeze(ELEMENT_TYPES.map((t) => t.name));
 
@@ -16,7 +16,7 @@ export function typeByName(name) {
 }
 
 export function typeById(id) {
-  return BY_ID[id];
+  return TYPES_BY_ID[id];
 }
 
 // The typed array class that holds this type's storage (Array for string).

@@ -11,7 +11,7 @@ import { DisposedError, UnsupportedOpError } from '../generated/errors.mjs';
 import { ATTR_TYPE_NAMES, attributeFromProto, inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { init } from '../runtime.mjs';
-import { Tensor } from '../tensor.mjs';
+import { Tensor, passedCheck, rememberCheck } from '../tensor.mjs';
 import { tensorsFromLikes } from '../tensor-likes.mjs';
 import { loadInitializers } from './external-data.mjs';
 import { loadingOptions } from './load-options.mjs';
@@ -87,11 +87,9 @@ function copyTensor(t) {
 }
 
 // A run that failed: the node outputs it made and its temporary feed Tensors are freed.
-function abandon(state) {
-  for (const t of state.produced) t.dispose();
-  if (state.temporaries) for (const t of state.temporaries) t.dispose();
-  state.produced = [];
-  state.temporaries = null;
+function abandon(produced, temporaries) {
+  if (produced) for (const t of produced) t.dispose();
+  if (temporaries) for (const t of temporaries) t.dispose();
 }
 
 export class InferenceSession {
@@ -307,7 +305,11 @@ export class InferenceSession {
     // Node outputs that are not graph outputs are freed after the run (each slot once).
     for (const st of steps) st.temporary = !returned.has(st.out);
     const uniqueOutputs = new Set(outputs.map((o) => o.slot)).size === outputs.length;
-    return { slot, base, inputs, inputNames: new Set(this.#inputs.map((i) => i.name)), overridable, steps, outputs, uniqueOutputs };
+    const plainNames = !outputs.some((o) => o.name === '__proto__');   // (results set by assignment)
+    // (isInput: an object, not a Set: a property read costs a run less than Set.has's call in V8's
+    // first tiers; read as `=== true`, which no inherited property is)
+    const isInput = Object.fromEntries(this.#inputs.map((i) => [i.name, true]));
+    return { slot, base, inputs, isInput, overridable, steps, outputs, uniqueOutputs, plainNames };
   }
 
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
@@ -318,7 +320,10 @@ export class InferenceSession {
   // reads a table by rows from its source awaits (#finishReadingTables takes over there). Nothing
   // is partial: on an error every tensor the run made is freed.
   run(feeds, fetches) {
-    let state = null;
+    // What the run has made so far, freed if it fails: node outputs (produced) and the Tensors made
+    // of { type, data, dims } feeds (temporaries). (Locals, not a record object: in V8's first
+    // tiers, a session's first runs, making one cost a run 40 ns.)
+    let produced = null, temporaries = null;
     try {
       if (this.#released) throw new DisposedError('this session was released');
       if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
@@ -331,10 +336,8 @@ export class InferenceSession {
           if (lazy) throw invalidArgument(`'${name}' is a table kept in '${lazy.location}' (${sizeText(lazy.bytes)}), read by rows; run() does not return it`);
         }
       }
-      // { slots: every value's tensor, produced: node outputs so far, temporaries: Tensors made of
-      // { type, data, dims } feeds, or null }
-      state = { slots: plan.base.slice(), produced: [], temporaries: null };
-      const slots = state.slots;
+      const slots = plan.base.slice();   // every value's tensor
+      produced = [];
       let symbols = null;
       // (indexed loops: a session's first runs execute in V8's interpreter and baseline tiers,
       // where each for-of loop costs an iterator)
@@ -348,13 +351,17 @@ export class InferenceSession {
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
         if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
         else {
-          this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
+          if (symbolic) this.#check(spec.name, t, spec, symbols ??= new Map());
+          else if (!passedCheck(t, spec)) {
+            this.#check(spec.name, t, spec, null);
+            rememberCheck(t, spec);
+          }
           slots[slot] = t;
         }
       }
       // Feeds beyond the graph inputs: initializers that may be overridden, or an error.
       for (const name in feeds) {
-        if (plan.inputNames.has(name)) continue;
+        if (plan.isInput[name] === true) continue;
         const o = plan.overridable.get(name);
         if (!o) throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
         const t = feeds[name];
@@ -364,29 +371,33 @@ export class InferenceSession {
           slots[o.slot] = t;
         }
       }
-      if (likes) symbols = this.#copyLikes(likes, state, symbols);
-      const steps = plan.steps, produced = state.produced;
+      if (likes) {
+        temporaries = [];
+        symbols = this.#copyLikes(likes, slots, temporaries, symbols);
+      }
+      const steps = plan.steps;
       for (let k = 0; k < steps.length; ++k) {
         const st = steps[k];
         if (st.lazy) {
-          const rest = this.#finishReadingTables(state, k, fetches);
-          state = null;   // owned by the continuation now
+          const rest = this.#finishReadingTables({ slots, produced, temporaries }, k, fetches);
+          produced = temporaries = null;   // owned by the continuation now
           return rest;
         }
         const out = st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
         produced.push(out);
         slots[st.out] = out;
       }
-      const done = state;
-      state = null;   // #end frees what the run made if it fails
-      return Promise.resolve(this.#end(done, fetches));
+      const made = produced, temps = temporaries;
+      produced = temporaries = null;   // #end frees what the run made if it fails
+      return Promise.resolve(this.#end(slots, made, temps, fetches));
     } catch (e) {
-      if (state) abandon(state);
+      abandon(produced, temporaries);
       return Promise.reject(e);
     }
   }
 
-  // The rest of a run from step `from`, a Gather reading a table by rows from its source.
+  // The rest of a run from step `from`, a Gather reading a table by rows from its source. state:
+  // { slots, produced, temporaries } as run() had them, owned (and freed on an error) here.
   async #finishReadingTables(state, from, fetches) {
     const steps = this.#plan.steps, slots = state.slots;
     try {
@@ -397,25 +408,26 @@ export class InferenceSession {
         slots[st.out] = out;
       }
     } catch (e) {
-      abandon(state);
+      abandon(state.produced, state.temporaries);
       throw e;
     }
-    return this.#end(state, fetches);
+    return this.#end(slots, state.produced, state.temporaries, fetches);
   }
 
   // The result object once every step has run; node outputs not returned are freed.
-  #end(state, fetches) {
-    const plan = this.#plan, steps = plan.steps, slots = state.slots, produced = state.produced;
+  #end(slots, produced, temporaries, fetches) {
+    const plan = this.#plan, steps = plan.steps;
     let copies = null;
     try {
       const result = {};
       if (fetches === undefined && plan.uniqueOutputs) {
-        const outputs = plan.outputs;
+        const outputs = plan.outputs, plain = plan.plainNames;
         for (let k = 0; k < outputs.length; ++k) {
           const o = outputs[k];
           let t = slots[o.slot];
           if (!o.produced) (copies ??= []).push(t = copyTensor(t));
-          setResult(result, o.name, t);
+          if (plain) result[o.name] = t;
+          else setResult(result, o.name, t);
         }
         // Node outputs not returned are freed, each by itself: two nodes may write one slot
         // (an empty output name), so the slots alone would miss the first one.
@@ -436,24 +448,24 @@ export class InferenceSession {
         }
         for (const t of produced) if (!given.has(t)) t.dispose();
       }
-      if (state.temporaries) for (const t of state.temporaries) t.dispose();
+      if (temporaries) for (const t of temporaries) t.dispose();
       return result;
     } catch (e) {
       if (copies) for (const t of copies) t.dispose();
-      abandon(state);
+      abandon(produced, temporaries);
       throw e;
     }
   }
 
-  // The { type, data, dims } feeds copied in as temporary Tensors (state.temporaries), checked and
-  // placed in their slots. Returns the symbols seen so far.
-  #copyLikes(likes, state, symbols) {
+  // The { type, data, dims } feeds copied in as temporary Tensors (added to `temporaries`), checked
+  // and placed in their slots. Returns the symbols seen so far.
+  #copyLikes(likes, slots, temporaries, symbols) {
     const { tensors, made } = tensorsFromLikes(likes.map((f) => (f.t === null ? {} : f.t)), (i) => `feed '${likes[i].name}'`);
-    state.temporaries = made;
+    temporaries.push(...made);
     for (let i = 0; i < likes.length; ++i) {
       const { name, spec, slot, symbolic } = likes[i];
       if (spec) this.#check(name, tensors[i], spec, symbolic ? (symbols ??= new Map()) : null);
-      state.slots[slot] = tensors[i];
+      slots[slot] = tensors[i];
     }
     return symbols;
   }

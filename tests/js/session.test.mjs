@@ -243,6 +243,15 @@ describe('feeds that contradict the graph fail before any kernel runs', () => {
     const { y } = await s.run({ a, i });
     assert.deepEqual(y.dims, [2, 2]);
     y.dispose();
+    // A feed that passed this session's check is checked again by another session's input.
+    const other = await InferenceSession.create(modelBytes({
+      nodes: [node('Gather', ['a', 'i'], ['y'], { axis: 1 })],
+      inputs: [valueInfo('a', 'float32', [2, 3]), valueInfo('i', 'int64', [2])], outputs: [outInfo('y')],
+    }));
+    await assert.rejects(other.run({ a, i }), /input 'a' dimension 1 must be 3 \[2, 3\], got 4/);
+    (await other.run({ a: wrong, i })).y.dispose();
+    await assert.rejects(s.run({ a: wrong, i }), /input 'a' dimension 1 must be 4 \[2, 4\], got 3/, 'and the first session still checks');
+    await other.release();
     a.dispose();
     await assert.rejects(s.run({ a, i }), DisposedError, 'a feed checked before and disposed since');
     for (const t of [i, wrong, short]) t.dispose();
