@@ -1,5 +1,7 @@
 #include "runtime.h"
 
+#include <algorithm>
+
 #include "checked_mul.h"
 #include "ops/ops.h"
 
@@ -72,16 +74,63 @@ Status PreparedOp::prepare(const std::string& op, int opset, Attributes attrs, P
   return Status::ok();
 }
 
+bool PreparedOp::same_inputs_as_inferred(const Tensor* const* inputs, size_t n) const {
+  if (!inferred_valid_ || n != inferred_types_.size()) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const Tensor& t = *inputs[i];
+    if (t.type != inferred_types_[i] || t.dims != inferred_dims_[i]) return false;
+    if (v_->inputs[i].value_needed) {
+      const std::vector<int64_t>& values = inferred_values_[i];
+      if (static_cast<size_t>(t.element_count()) != values.size() ||
+          !std::equal(values.begin(), values.end(), reinterpret_cast<const int64_t*>(t.buffer->data())))
+        return false;
+    }
+  }
+  return true;
+}
+
+void PreparedOp::remember_inferred(const Tensor* const* inputs, size_t n) {
+  inferred_types_.resize(n);
+  inferred_dims_.resize(n);
+  inferred_values_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    inferred_types_[i] = inputs[i]->type;
+    inferred_dims_[i] = inputs[i]->dims;
+    if (v_->inputs[i].value_needed) {
+      const int64_t* p = reinterpret_cast<const int64_t*>(inputs[i]->buffer->data());
+      inferred_values_[i].assign(p, p + inputs[i]->element_count());
+    } else {
+      inferred_values_[i].clear();
+    }
+  }
+  inferred_valid_ = true;
+}
+
 Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
   const OpVersion& v = *v_;
-  types_.clear();
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n; ++i)
     if (!inputs[i]) return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": input " + std::to_string(i) + " is missing");
-    types_.push_back(inputs[i]->type);
+  if (!same_inputs_as_inferred(inputs, n)) {
+    ONNXWASM_RETURN_IF_ERROR(infer_for_run(inputs, n));
+    remember_inferred(inputs, n);
   }
+  inputs_.assign(inputs, inputs + n);
+  result_.clear();
+  Status s = v.run(v, attrs_, inputs_, inferred_, &result_);
+  if (s.is_ok()) *output = std::move(result_[0]);
+  result_.clear();
+  return s;
+}
+
+// The checks and shape inference of a run, into inferred_ (invalidated first: on an error the
+// next run infers again).
+Status PreparedOp::infer_for_run(const Tensor* const* inputs, size_t n) {
+  const OpVersion& v = *v_;
+  inferred_valid_ = false;
+  types_.clear();
+  for (size_t i = 0; i < n; ++i) types_.push_back(inputs[i]->type);
   ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
   if (!attrs_ok_) ONNXWASM_RETURN_IF_ERROR(check_attributes(v, attrs_));
-  inputs_.assign(inputs, inputs + n);
   infos_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     ValueInfo& info = infos_[i];
@@ -103,16 +152,13 @@ Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
     if (!o.fully_known())
       return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " is not fully determined by the inputs");
-  result_.clear();
-  Status s = v.run(v, attrs_, inputs_, inferred_, &result_);
-  if (s.is_ok()) *output = std::move(result_[0]);
-  result_.clear();
-  return s;
+  return Status::ok();
 }
 
 Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
                             Tensor* remapped, Tensor* rows) {
   const OpVersion& v = *v_;
+  inferred_valid_ = false;   // inferred_ is about to hold this table's shapes
   if (v.run != run_gather)
     return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": only Gather reads a table kept outside memory");
   types_.assign({data_type, indices.type});

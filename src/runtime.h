@@ -18,7 +18,9 @@ Status run_node(const std::string& op, int opset, const Attributes& attrs, const
 
 // A node resolved once (op version, attribute kinds) and run many times with the same checks as
 // run_node. Keeps its scratch vectors between runs so that a run allocates little more than its
-// output. Not thread-safe: one caller at a time.
+// output, and the shapes it inferred (as XNNPACK's operators keep a plan until the shapes change):
+// a run whose inputs have the types, dims (and, where inference reads them, the values) of the
+// last run that passed inference reuses its output shape. Not thread-safe: one caller at a time.
 class PreparedOp {
  public:
   static Status prepare(const std::string& op, int opset, Attributes attrs, PreparedOp* out);
@@ -31,6 +33,10 @@ class PreparedOp {
                    Tensor* remapped, Tensor* rows);
 
  private:
+  Status infer_for_run(const Tensor* const* inputs, size_t n);
+  bool same_inputs_as_inferred(const Tensor* const* inputs, size_t n) const;
+  void remember_inferred(const Tensor* const* inputs, size_t n);
+
   const OpVersion* v_ = nullptr;
   Attributes attrs_;
   bool attrs_ok_ = false;
@@ -39,6 +45,12 @@ class PreparedOp {
   std::vector<ValueInfo> infos_;
   std::vector<ValueInfo> inferred_;
   std::vector<Tensor> result_;
+  // What inferred_ was inferred from (valid while inferred_valid_): per input its type, dims, and
+  // values where inference reads them (empty otherwise).
+  bool inferred_valid_ = false;
+  std::vector<ElementType> inferred_types_;
+  std::vector<std::vector<int64_t>> inferred_dims_;
+  std::vector<std::vector<int64_t>> inferred_values_;
 };
 
 }  // namespace onnxwasm
