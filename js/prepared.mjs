@@ -9,7 +9,7 @@ import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
 import { getModule, loadedModule, runCalls } from './runtime.mjs';
-import { Tensor, tensorFromHandle, tensorFromRun } from './tensor.mjs';
+import { Tensor, handleOf, tensorFromHandle, tensorFromRun } from './tensor.mjs';
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
@@ -50,8 +50,8 @@ export class PreparedNode {
     const n = this.#node;
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
     if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
-    const bh = b === undefined ? 0 : b.handle;
-    const h = runCalls.nodeRunHandle(n, a.handle, bh, this.#arity);
+    const bh = b === undefined ? 0 : handleOf(b);
+    const h = runCalls.nodeRunHandle(n, handleOf(a), bh, this.#arity);
     return h ? tensorFromRun(h) : tensorFromHandle(check(loadedModule.nodeRun(n, a.handle, bh, this.#arity)));
   }
 

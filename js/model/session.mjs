@@ -306,10 +306,10 @@ export class InferenceSession {
     for (const st of steps) st.temporary = !returned.has(st.out);
     const uniqueOutputs = new Set(outputs.map((o) => o.slot)).size === outputs.length;
     const plainNames = !outputs.some((o) => o.name === '__proto__');   // (results set by assignment)
-    // (isInput: an object, not a Set: a property read costs a run less than Set.has's call in V8's
-    // first tiers; read as `=== true`, which no inherited property is)
-    const isInput = Object.fromEntries(this.#inputs.map((i) => [i.name, true]));
-    return { slot, base, inputs, isInput, overridable, steps, outputs, uniqueOutputs, plainNames };
+    // (inputNames: a Set. An object read as `isInput[name]` saved 10 ns a run in V8's first tiers,
+    // but Chromium's optimized code then took 0.95 against 0.66 µs a tiny run.)
+    const inputNames = new Set(this.#inputs.map((i) => i.name));
+    return { slot, base, inputs, inputNames, overridable, steps, outputs, uniqueOutputs, plainNames };
   }
 
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
@@ -349,10 +349,11 @@ export class InferenceSession {
         const { spec, slot, symbolic } = inputs[k];
         const t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
-        if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
+        if (!symbolic && passedCheck(t, spec)) slots[slot] = t;   // (a Tensor, checked before)
+        else if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
         else {
           if (symbolic) this.#check(spec.name, t, spec, symbols ??= new Map());
-          else if (!passedCheck(t, spec)) {
+          else {
             this.#check(spec.name, t, spec, null);
             rememberCheck(t, spec);
           }
@@ -361,7 +362,7 @@ export class InferenceSession {
       }
       // Feeds beyond the graph inputs: initializers that may be overridden, or an error.
       for (const name in feeds) {
-        if (plan.isInput[name] === true) continue;
+        if (plan.inputNames.has(name)) continue;
         const o = plan.overridable.get(name);
         if (!o) throw invalidArgument(`feed '${name}' is not an input of this model; inputs: ${this.inputNames.join(', ')}`);
         const t = feeds[name];
