@@ -70,6 +70,29 @@ describe('graphs', () => {
     await s.release();
   });
 
+  test('runs in a row follow each feed: a Reshape whose shape feed keeps its dims but not its values, a Gather whose data changes dims', async () => {
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Reshape', ['x', 'shape'], ['y']), node('Gather', ['y', 'i'], ['z'], { axis: 1 })],
+      inputs: [valueInfo('x', 'float32', [6]), valueInfo('shape', 'int64', [2]), valueInfo('i', 'int64', [1])],
+      outputs: [outInfo('z')],
+    }));
+    const x = new Tensor('float32', Float32Array.from({ length: 6 }, (_, k) => k), [6]);
+    const i = new Tensor('int64', [1n], [1]);
+    const cases = [[[2, 3], [2, 1], [1, 4]], [[3, 2], [3, 1], [1, 3, 5]], [[3, 2], [3, 1], [1, 3, 5]], [[1, 6], [1, 1], [1]], [[2, 3], [2, 1], [1, 4]]];
+    for (const [shape, dims, values] of cases) {
+      const shapeFeed = new Tensor('int64', shape.map(BigInt), [2]);
+      const { z } = await s.run({ x, shape: shapeFeed, i });
+      assert.deepEqual([z.dims, Array.from(z.data)], [dims, values], `shape [${shape}]`);
+      z.dispose();
+      shapeFeed.dispose();
+    }
+    await assert.rejects(s.run({ x, shape: new Tensor('int64', [4n, 2n], [2]), i }), /cannot reshape \[6\] to \[4, 2\]/);
+    const { z } = await s.run({ x, shape: new Tensor('int64', [2n, 3n], [2]), i });
+    assert.deepEqual(Array.from(z.data), [1, 4], 'after the error');
+    for (const t of [x, i, z]) t.dispose();
+    await s.release();
+  });
+
   test('Reshape and Flatten through run() are views of the fed tensor (no copy)', async () => {
     const s = await InferenceSession.create(modelBytes({
       nodes: [node('Reshape', ['x', 'shape'], ['y']), node('Flatten', ['x'], ['z'], { axis: 2 })],
