@@ -75,12 +75,12 @@ Status PreparedOp::prepare(const std::string& op, int opset, Attributes attrs, P
 }
 
 bool PreparedOp::same_inputs_as_inferred(const Tensor* const* inputs, size_t n) const {
-  if (!inferred_valid_ || n != inferred_types_.size()) return false;
+  if (!inferred_valid_ || n != types_.size()) return false;
   for (size_t i = 0; i < n; ++i) {
     const Tensor& t = *inputs[i];
-    if (t.type != inferred_types_[i] || t.dims != inferred_dims_[i]) return false;
+    if (t.type != types_[i] || t.dims != inferred_dims_[i]) return false;
     if (v_->inputs[i].value_needed) {
-      const std::vector<int64_t>& values = inferred_values_[i];
+      const std::vector<int64_t>& values = *infos_[i].int_values;
       if (static_cast<size_t>(t.element_count()) != values.size() ||
           !std::equal(values.begin(), values.end(), reinterpret_cast<const int64_t*>(t.buffer->data())))
         return false;
@@ -89,20 +89,11 @@ bool PreparedOp::same_inputs_as_inferred(const Tensor* const* inputs, size_t n) 
   return true;
 }
 
+// (The types and the values that inference read are in types_ and infos_ already; the dims there
+// are Dims, so the concrete ones are kept to compare.)
 void PreparedOp::remember_inferred(const Tensor* const* inputs, size_t n) {
-  inferred_types_.resize(n);
   inferred_dims_.resize(n);
-  inferred_values_.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    inferred_types_[i] = inputs[i]->type;
-    inferred_dims_[i] = inputs[i]->dims;
-    if (v_->inputs[i].value_needed) {
-      const int64_t* p = reinterpret_cast<const int64_t*>(inputs[i]->buffer->data());
-      inferred_values_[i].assign(p, p + inputs[i]->element_count());
-    } else {
-      inferred_values_[i].clear();
-    }
-  }
+  for (size_t i = 0; i < n; ++i) inferred_dims_[i] = inputs[i]->dims;
   inferred_valid_ = true;
 }
 

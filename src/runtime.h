@@ -45,12 +45,11 @@ class PreparedOp {
   std::vector<ValueInfo> infos_;
   std::vector<ValueInfo> inferred_;
   std::vector<Tensor> result_;
-  // What inferred_ was inferred from (valid while inferred_valid_): per input its type, dims, and
-  // values where inference reads them (empty otherwise).
+  // While inferred_valid_, inferred_ holds the output shapes inferred from the inputs whose types
+  // are types_, whose dims are inferred_dims_ and whose values (where inference reads them) are
+  // infos_[i].int_values; plan_rows, which writes those too, clears it.
   bool inferred_valid_ = false;
-  std::vector<ElementType> inferred_types_;
   std::vector<std::vector<int64_t>> inferred_dims_;
-  std::vector<std::vector<int64_t>> inferred_values_;
 };
 
 }  // namespace onnxwasm
