@@ -17,7 +17,7 @@ import { median } from './timing.mjs';
 
 const ENGINES = ['onnx-wasm', 'onnx-wasm (1 thread)', 'onnxruntime-web'];
 const CASES = ['tiny', 'embedding-init'];
-const PROCESSES = 7;   // per engine and case
+export const PROCESSES = 7;   // per engine and case
 
 const ARRAYS = { float32: Float32Array, int64: BigInt64Array, int32: Int32Array, uint8: Uint8Array };
 

@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coldRuns } from './cold-runs.mjs';
+import { PROCESSES, coldRuns } from './cold-runs.mjs';
 import { benchCases } from './models.mjs';
 import { median, time } from './timing.mjs';
 
@@ -138,5 +138,5 @@ for (const [which, what] of [['onnx-wasm-runNode', 'onnx-wasm: import, init, run
 rmSync(dir, { recursive: true, force: true });
 console.table(firsts);
 
-console.log('\nCold runs: a fresh process each; first run, the median of runs 2 to 50 (each timed alone), and the steady state of the same session; each figure the median over 7 processes per engine');
+console.log(`\nCold runs: a fresh process each; first run, the median of runs 2 to 50 (each timed alone), and the steady state of the same session; each figure the median over ${PROCESSES} processes per engine`);
 console.table(await coldRuns());

@@ -50,9 +50,9 @@ export class PreparedNode {
     const n = this.#node;
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
     if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
-    const bh = b === undefined ? 0 : handleOf(b);
-    const h = runCalls.nodeRunHandle(n, handleOf(a), bh, this.#arity);
-    return h ? tensorFromRun(h) : tensorFromHandle(check(loadedModule.nodeRun(n, a.handle, bh, this.#arity)));
+    const bh = b === undefined ? 0 : handleOf(b), ah = handleOf(a);
+    const h = runCalls.nodeRunHandle(n, ah, bh, this.#arity);
+    return h ? tensorFromRun(h) : tensorFromHandle(check(loadedModule.nodeRun(n, ah, bh, this.#arity)));
   }
 
   // For a Gather whose data (type id and dims) is a table outside memory: the same checks as a run

@@ -352,11 +352,8 @@ export class InferenceSession {
         if (!symbolic && passedCheck(t, spec)) slots[slot] = t;   // (a Tensor, checked before)
         else if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
         else {
-          if (symbolic) this.#check(spec.name, t, spec, symbols ??= new Map());
-          else {
-            this.#check(spec.name, t, spec, null);
-            rememberCheck(t, spec);
-          }
+          this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
+          if (!symbolic) rememberCheck(t, spec);
           slots[slot] = t;
         }
       }
