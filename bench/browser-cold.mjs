@@ -2,22 +2,24 @@
 // onnxruntime-web), so that no other engine's JavaScript has run in the page before its session
 // (in Node, a harness that had run other JS first flattered the cold runs: bench/cold-runs.mjs).
 // The tiny case's run 1, then runs 2 to 50 each timed alone, and the steady state after 300 ms,
-// timed the same way (2,000 runs) and in batches. The timer's resolution is 5 µs in the cross-
-// origin isolated page bench/browser.mjs opens, so a median below a few ticks says little; the
-// mean of the usual readings (timedEach) keeps the resolution. (The mean of the 44 fastest of
+// timed the same way (2,000 runs) and in batches; each run as `after(await run())`, as perRun
+// times batches (browser-cases.mjs). The timer's resolution is 5 µs in the cross-origin isolated
+// page bench/browser.mjs opens, so a median below a few ticks says little; the mean of the usual
+// readings (timedEach) keeps the resolution. (The mean of the 44 fastest of
 // runs 2 to 50, reported before, read low: for runs under a tick it dropped readings of one tick
 // that were only rounding.) The result lands in document.body.dataset.cold.
 import { load, perRun } from './browser-cases.mjs';
 
 const engine = new URLSearchParams(location.search).get('engine');
 const c = await load('tiny');
-let run;
+let run, after;   // each run is `after(await run())`, as perRun times it (browser-cases.mjs)
 if (engine === 'onnx-wasm') {
   const ow = await import('../dist/onnx-wasm.web.mjs');
   await ow.init();
   const s = await ow.InferenceSession.create(c.bytes);
   const feeds = Object.fromEntries(Object.entries(c.feeds).map(([k, f]) => [k, new ow.Tensor(f.type, f.data, f.dims)]));
-  run = async () => (await s.run(feeds)).out.dispose();
+  run = () => s.run(feeds);
+  after = (r) => r.out.dispose();
 } else {
   const ort = await import('../ort/ort.wasm.min.mjs');
   ort.env.wasm.numThreads = 1;
@@ -25,7 +27,8 @@ if (engine === 'onnx-wasm') {
   ort.env.logLevel = 'error';
   const s = await ort.InferenceSession.create(c.bytes, { executionProviders: ['wasm'] });
   const feeds = Object.fromEntries(Object.entries(c.feeds).map(([k, f]) => [k, new ort.Tensor(f.type, f.data, f.dims)]));
-  run = async () => { (await s.run(feeds)).out.dispose?.(); };
+  run = () => s.run(feeds);
+  after = (r) => r.out.dispose?.();
 }
 // `count` runs, each timed alone: the median reading, the mean of all, and the mean of the usual
 // readings, those within two ticks of the median (what a run's time and the timer's rounding
@@ -36,7 +39,7 @@ async function timedEach(count) {
   const each = [];
   for (let k = 0; k < count; ++k) {
     const t0 = performance.now();
-    await run();
+    after(await run());
     each.push((performance.now() - t0) * 1000);
   }
   each.sort((a, b) => a - b);
@@ -47,13 +50,13 @@ async function timedEach(count) {
 }
 
 const t0 = performance.now();
-await run();
+after(await run());
 const firstUs = (performance.now() - t0) * 1000;
 const cold = await timedEach(49);   // runs 2 to 50
 const warm = performance.now();
-while (performance.now() - warm < 300) await run();
+while (performance.now() - warm < 300) after(await run());
 // The steady state timed the same way (each run alone, so both carry the timer's own cost), and
 // in batches.
 const steady = await timedEach(2000);
 document.body.dataset.cold = JSON.stringify({ engine, firstUs, coldUs: cold.median, coldUsualUs: cold.usual, coldMeanUs: cold.mean,
-  steadyUs: steady.median, steadyUsualUs: steady.usual, steadyBatchUs: await perRun(run) });
+  steadyUs: steady.median, steadyUsualUs: steady.usual, steadyBatchUs: await perRun(run, after) });

@@ -8,6 +8,10 @@
 // The parent writes each case (model and feeds) to a folder; the child only reads it, so that no
 // other JavaScript has run in its process before the session, as in a fresh page: building the
 // cases there first (bench/models.mjs) had warmed V8's for-of loops and hid their cold cost.
+// Each run is timed as `after(await run())`, one await a run as a caller's loop has and as the
+// browser benchmark times its batches (browser-cases.mjs perRun), with no async arrow of the
+// harness's own: in V8's interpreter, where this loop runs during runs 2 to 50, that arrow was the
+// harness's cost, not the engine's (docs/notes/2026-11-26-cold-runs-at-the-line.md).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,33 +38,35 @@ function readCase(dir) {
 
 async function child(engine, dir) {
   const c = readCase(dir);
-  let run;
+  let run, after;   // each run is `after(await run())`, one await a run as a caller's loop has
   if (engine.startsWith('onnx-wasm')) {
     const o = await import('../dist/index.mjs');
     await o.init(engine.includes('1 thread') ? { threads: false } : {});
     const s = await o.InferenceSession.create(c.bytes);
     const feeds = Object.fromEntries(Object.entries(c.feeds).map(([k, f]) => [k, new o.Tensor(f.type, f.data, f.dims)]));
-    run = async () => { const r = await s.run(feeds); r.out.dispose(); };
+    run = () => s.run(feeds);
+    after = (r) => r.out.dispose();
   } else {
     const { createRequire } = await import('node:module');
     const ort = createRequire(import.meta.url)('onnxruntime-web');
     ort.env.wasm.numThreads = 1;
     const s = await ort.InferenceSession.create(c.bytes);
     const feeds = Object.fromEntries(Object.entries(c.feeds).map(([k, f]) => [k, new ort.Tensor(f.type, f.data, f.dims)]));
-    run = async () => { (await s.run(feeds)).out.dispose?.(); };
+    run = () => s.run(feeds);
+    after = (r) => r.out.dispose?.();
   }
   const us = [];
   for (let k = 0; k < 50; ++k) {
     const t0 = process.hrtime.bigint();
-    await run();
+    after(await run());
     us.push(Number(process.hrtime.bigint() - t0) / 1000);
   }
   const warm = performance.now();
-  while (performance.now() - warm < 300) await run();
+  while (performance.now() - warm < 300) after(await run());
   const steady = [];
   for (let k = 0; k < 2000; ++k) {
     const t0 = process.hrtime.bigint();
-    await run();
+    after(await run());
     steady.push(Number(process.hrtime.bigint() - t0) / 1000);
   }
   return { firstUs: us[0], coldUs: median(us.slice(1)), steadyUs: median(steady) };
