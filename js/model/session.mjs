@@ -141,13 +141,19 @@ export class InferenceSession {
   }
 
   // Runs warm-up.mjs's model WARM_UP_RUNS times, so that the run path is compiled before a
-  // user's first runs (see there).
+  // user's first runs (see there). Every fourth run feeds a new Tensor, which takes the general
+  // path (its check, then the plan's), as a user's first run does; the others take the one-node
+  // plan, as the user's later runs do.
   static async #warmUp() {
     const session = new InferenceSession();
     await session.#load(decodeModel(WARM_UP_MODEL), await ExternalData.create({}, {}), loadingOptions({}), 0);
     const i = new Tensor('int64', [1n], [1]);
     try {
-      for (let k = 0; k < WARM_UP_RUNS; ++k) (await session.run({ i })).o.dispose();
+      for (let k = 0; k < WARM_UP_RUNS; ++k) {
+        const fresh = k % 4 === 0 ? new Tensor('int64', [1n], [1]) : null;
+        (await session.run({ i: fresh ?? i })).o.dispose();
+        fresh?.dispose();
+      }
     } finally {
       i.dispose();
       await session.release();
