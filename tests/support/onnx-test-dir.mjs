@@ -48,8 +48,10 @@ function bytesOf(t) {
   return Buffer.from(d.buffer, d.byteOffset, d.byteLength);
 }
 
-// Runs every test_data_set of one folder. Returns the number of outputs compared; throws an
-// Error naming the set, the output and the first difference.
+// Runs every test_data_set of one folder, twice with the same feeds: the first run checks them
+// (the general path), the second takes a one-node graph's plan (js/model/session.mjs). Returns
+// the number of outputs compared (once per set); throws an Error naming the set, the run, the
+// output and the first difference.
 export async function checkTestDir(dir) {
   const session = await InferenceSession.create(join(dir, 'model.onnx'));
   let compared = 0;
@@ -59,32 +61,12 @@ export async function checkTestDir(dir) {
     for (const set of sets) {
       const inputs = await readSet(join(dir, set), 'input_');
       const expected = await readSet(join(dir, set), 'output_');
-      const feeds = {};
-      inputs.forEach(({ name, tensor }, k) => { feeds[name || session.inputNames[k]] = tensor; });
-      const results = await session.run(feeds);
       try {
-        expected.forEach(({ name, tensor: want }, k) => {
-          const key = name || session.outputNames[k];
-          const got = results[key];
-          const where = `${set}, output '${key}'`;
-          if (!got) throw new Error(`${where}: not returned`);
-          if (got.type !== want.type) throw new Error(`${where}: type ${got.type}, expected ${want.type}`);
-          if (got.dims.join() !== want.dims.join()) throw new Error(`${where}: dims [${got.dims}], expected [${want.dims}]`);
-          const a = bytesOf(got), b = bytesOf(want);
-          if (!a.equals(b)) {
-            let i = 0;
-            while (i < a.length && a[i] === b[i]) i++;
-            throw new Error(`${where}: bytes differ first at byte ${i} of ${b.length}`);
-          }
-          // Shapes inferred at load time must agree with what the run produced.
-          const meta = session.outputMetadata.find((m) => m.name === key);
-          if (meta?.shape) meta.shape.forEach((d, i) => {
-            if (typeof d === 'number' && d !== got.dims[i]) throw new Error(`${where}: inferred dimension ${i} = ${d}, ran ${got.dims[i]}`);
-          });
-          compared++;
-        });
+        const feeds = {};
+        inputs.forEach(({ name, tensor }, k) => { feeds[name || session.inputNames[k]] = tensor; });
+        compared += await checkRun(session, feeds, expected, `${set}, run 1`);
+        await checkRun(session, feeds, expected, `${set}, run 2`);
       } finally {
-        for (const t of Object.values(results)) t.dispose();
         for (const { tensor } of [...inputs, ...expected]) tensor.dispose();
       }
     }
@@ -92,4 +74,33 @@ export async function checkTestDir(dir) {
     await session.release();
   }
   return compared;
+}
+
+// One run of a set's feeds, its outputs compared with `expected`; returns how many it compared.
+async function checkRun(session, feeds, expected, label) {
+  const results = await session.run(feeds);
+  try {
+    expected.forEach(({ name, tensor: want }, k) => {
+      const key = name || session.outputNames[k];
+      const got = results[key];
+      const where = `${label}, output '${key}'`;
+      if (!got) throw new Error(`${where}: not returned`);
+      if (got.type !== want.type) throw new Error(`${where}: type ${got.type}, expected ${want.type}`);
+      if (got.dims.join() !== want.dims.join()) throw new Error(`${where}: dims [${got.dims}], expected [${want.dims}]`);
+      const a = bytesOf(got), b = bytesOf(want);
+      if (!a.equals(b)) {
+        let i = 0;
+        while (i < a.length && a[i] === b[i]) i++;
+        throw new Error(`${where}: bytes differ first at byte ${i} of ${b.length}`);
+      }
+      // Shapes inferred at load time must agree with what the run produced.
+      const meta = session.outputMetadata.find((m) => m.name === key);
+      if (meta?.shape) meta.shape.forEach((d, i) => {
+        if (typeof d === 'number' && d !== got.dims[i]) throw new Error(`${where}: inferred dimension ${i} = ${d}, ran ${got.dims[i]}`);
+      });
+    });
+    return expected.length;
+  } finally {
+    for (const t of Object.values(results)) t.dispose();
+  }
 }
