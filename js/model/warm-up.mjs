@@ -23,8 +23,8 @@ export const WARM_UP_MODEL = new Uint8Array([
 // user's first run. Runs 2 to 50 of a fresh page's session, mean: 1.60 against 1.87 µs and 1.81
 // against 2.02 µs, 2.41x against 2.87x and 2.65x against 3.00x their steady state (two A/Bs of
 // 20 pages each); with --js-flags=--no-maglev 1.74 against 1.98 µs (16 pages), so not all of it
-// is Maglev. (In Node, the process's first young-generation collection, 1 to 2.3 ms, fell in runs
-// 2 to 50 of most processes after 60 runs, and within the warm-up after 500.) The session's first
+// is Maglev. (In Node, a young-generation collection of 0.7 to 2.3 ms fell in runs 2 to 50 of
+// some processes after 60 runs, and before run 1 after 500: --trace-gc.) The session's first
 // result: 83.5 against 81.5 ms after navigation (12 pages each, within noise).
 // Elsewhere 60: Node 20's V8 has no Maglev, and there 500 runs left the median of runs 2 to 50
 // where it was (1.54 against 1.52 µs) for 3 ms more at the first create(); Deno (V8 15) and
