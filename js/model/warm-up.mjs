@@ -18,17 +18,4 @@ export const WARM_UP_MODEL = new Uint8Array([
   0, 64, 0, 0, 64, 64, 0, 0, 128, 64, 90, 15, 10, 1, 105, 18, 10, 10, 8, 8, 7, 18, 4, 10, 2, 8, 1, 98, 19, 10, 1, 111,
   18, 14, 10, 12, 8, 1, 18, 8, 10, 2, 8, 1, 10, 2, 8, 2, 66, 4, 10, 0, 16, 13,
 ]);
-// In Chromium, 500 runs. Its V8 compiles a function with its middle tier (Maglev) after about 400
-// calls (--invocation-count-for-maglev), so 500 runs here put the run path there before the
-// user's first run. Runs 2 to 50 of a fresh page's session, mean: 1.60 against 1.87 µs and 1.81
-// against 2.02 µs, 2.41x against 2.87x and 2.65x against 3.00x their steady state (two A/Bs of
-// 20 pages each); with --js-flags=--no-maglev 1.74 against 1.98 µs (16 pages), so not all of it
-// is Maglev. (In Node, a young-generation collection of 0.7 to 2.3 ms fell in runs 2 to 50 of
-// some processes after 60 runs, and before run 1 after 500: --trace-gc.) The session's first
-// result: 83.5 against 81.5 ms after navigation (12 pages each, within noise).
-// Elsewhere 60: Node 20's V8 has no Maglev, and there 500 runs left the median of runs 2 to 50
-// where it was (1.54 against 1.52 µs) for 3 ms more at the first create(); Deno (V8 15) and
-// Firefox ESR 153 read no gain either (1.96 against 1.95 µs; 6.94 against 6.53 µs, batch means).
-// (navigator.userAgentData names the browser in Chromium's secure contexts only; elsewhere 60.)
-const chromium = globalThis.navigator?.userAgentData?.brands?.some((b) => b.brand === 'Chromium') === true;
-export const WARM_UP_RUNS = chromium ? 500 : 60;
+export const WARM_UP_RUNS = 60;
