@@ -438,6 +438,22 @@ describe('one-node graphs: runs after the first take the planned path and give t
       await assert.rejects(s.run(f), /released/);
     });
   }
+  test('not planned: a graph input the node does not read is still required on every run', async () => {
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Flatten', ['x'], ['y'], { axis: 1 })],
+      inputs: [valueInfo('x', 'float32', [2, 3]), valueInfo('unused', 'float32', [1])], outputs: [outInfo('y')],
+    }));
+    const x = grid(6, [2, 3]);
+    for (let k = 0; k < 2; ++k) await assert.rejects(s.run({ x }), /input 'unused' is missing from the feeds/, `run ${k + 1}`);
+    const unused = new Tensor('float32', [0], [1]);
+    for (let k = 0; k < 2; ++k) {
+      const { y } = await s.run({ x, unused });
+      assert.deepEqual(values(y), [0, 1, 2, 3, 4, 5]);
+      y.dispose();
+    }
+    for (const t of [x, unused]) t.dispose();
+    await s.release();
+  });
   test('a kernel error on the planned path leaves nothing behind; the next run works', async () => {
     const s = await InferenceSession.create(modelBytes(cases[0][1]));
     const a = grid(6, [2, 3]), i = new Tensor('int64', [0n, 1n], [2]);
