@@ -34,18 +34,18 @@ let warmUp = null;   // the promise of the one warm-up (#warmUp)
 // (1.30 against 1.03 µs; docs/notes/2026-11-26-cold-runs-at-the-line.md).
 function oneNodePlan(inputs, overridable, steps, outputs, base, plainNames) {
   if (steps.length !== 1 || outputs.length !== 1 || !plainNames || overridable.size) return null;
+  // (A symbolic input is checked on every run, so its feed never passes the plan's test.)
+  if (inputs.some((i) => i.symbolic)) return null;
   const st = steps[0];
   if (st.lazy || outputs[0].slot !== st.out) return null;
   const side = (slot) => {
     if (slot < 0) return { name: undefined, spec: null, t: undefined };
     const i = inputs.find((x) => x.slot === slot);
-    return i ? { name: i.spec.name, spec: i.spec, t: undefined, symbolic: i.symbolic } : { name: undefined, spec: null, t: base[slot] };
+    return i ? { name: i.spec.name, spec: i.spec, t: undefined } : { name: undefined, spec: null, t: base[slot] };
   };
   const a = side(st.a), b = side(st.b);
-  const fed = [a, b].filter((x) => x.spec);
-  // (One input read twice, Gather(x, x), counts twice here against once in `inputs`. A symbolic
-  // input is checked on every run, so its feed never passes the plan's test: not planned either.)
-  if (fed.some((x) => x.symbolic) || fed.length !== inputs.length) return null;
+  // (One input read twice, Gather(x, x), counts twice here against once in `inputs`: not planned.)
+  if ((a.spec ? 1 : 0) + (b.spec ? 1 : 0) !== inputs.length) return null;
   return { prepared: st.prepared, output: outputs[0].name, nameA: a.name, specA: a.spec, a: a.t, nameB: b.name, specB: b.spec, b: b.t };
 }
 
