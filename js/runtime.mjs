@@ -15,13 +15,13 @@ let runtimeInfo = null;
 // the calls that can only run after init, where a Tensor or PreparedNode exists: getModule()'s
 // call and check cost as much as the read itself in V8's first tiers, a session's first runs.
 export let loadedModule = null;
-// What a run reads, in an object of its own: { nodeRunHandle, tensorDelete, info: a Float64Array
-// whose elements [infoAt, ...] are the binding's info doubles }. Embind leaves the Module object
+// What a run reads, in an object of its own: { nodeRunHandle, tensorDelete, info: an Int32Array
+// whose elements [infoAt, ...] are the binding's info int32s }. Embind leaves the Module object
 // with slow (dictionary) properties in V8, so that every read of Module.x on the run path was a
 // hash lookup (refreshInfo() makes `info` again when memory growth detached it).
 export let runCalls = null;
 export function refreshInfo() {
-  runCalls.info = new Float64Array(loadedModule.HEAPU8.buffer);
+  runCalls.info = new Int32Array(loadedModule.HEAPU8.buffer);
   return runCalls.info;
 }
 
@@ -240,7 +240,7 @@ export function init(options = {}) {
     modulePromise = loadModule(options).then(
       ({ m, build, loadedFrom }) => {
         loadedModule = m;
-        runCalls = { nodeRunHandle: m.nodeRunHandle, tensorDelete: m.tensorDelete, info: null, infoAt: m.infoAddress() / 8 };
+        runCalls = { nodeRunHandle: m.nodeRunHandle, tensorDelete: m.tensorDelete, info: null, infoAt: m.infoAddress() / 4 };
         refreshInfo();
         const { kernels, threads, minOpset, maxOpset } = m.runtimeFacts();
         runtimeInfo = { module: build.name, simd: build.simd, threads, reason: build.reason, loadedFrom, kernels, minOpset, maxOpset };

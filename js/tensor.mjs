@@ -296,33 +296,29 @@ export class Tensor {
 }
 
 // The Tensor of a C++ tensor that a call returned (a run's output), its type and dims read with
-// one call (Module.tensorInfoAddress; Module.tensorInfo for a rank above 62); or the tensor
-// is freed and the error thrown. Dims above 2^53 - 1 cannot be held exactly by JS numbers; only a
-// tensor of zero elements can have one (a Reshape or Gather of an empty tensor), and it is refused
-// as new Tensor refuses such dims.
+// one call (Module.tensorInfoAddress; Module.tensorInfo for a rank above 62 or a dimension above
+// 2^31 - 1); or the tensor is freed and the error thrown. Dims above 2^53 - 1 cannot be held
+// exactly by JS numbers; only a tensor of zero elements can have one (a Reshape or Gather of an
+// empty tensor), and it is refused as new Tensor refuses such dims.
 export function tensorFromHandle(h) {
   const m = loadedModule;
   return m.tensorInfoAddress(h) ? tensorFromRun(h) : tensorFromInfo(m, h, m.tensorInfo(h));
 }
 
-// The Tensor of a run's output whose info the run wrote (Module.nodeRunHandle), read with no call.
-// (The info doubles lie in static memory: a view of shared memory made before it grew still holds
-// them; one of unshared memory is detached by growth, and made again.)
+// The Tensor of a run's output whose info the run wrote (Module.nodeRunHandle), read with no call:
+// int32s, so that no read allocates (a rank of -1 sends it to tensorInfo). (They lie in static
+// memory: a view of shared memory made before it grew still holds them; one of unshared memory is
+// detached by growth, and made again.)
 export function tensorFromRun(h) {
   let heap = runCalls.info;
   const info = runCalls.infoAt;
   let rank = heap[info + 1];
   if (rank === undefined) rank = (heap = refreshInfo())[info + 1];   // (a detached view reads undefined)
   if (rank < 0) return tensorFromInfo(loadedModule, h, loadedModule.tensorInfo(h));
-  const dims = new Array(rank | 0);   // (| 0: the doubles read as such index slowly)
-  for (let i = 0; i < dims.length; ++i) {
-    const d = heap[info + 2 + i];
-    if (d > MAX_SAFE) throw dimsTooLarge(loadedModule, h, i, d);
-    dims[i] = d <= 0x3fffffff ? d | 0 : d;   // (small integers as such: V8 keeps the array of Smis)
-  }
-  return new Tensor(FROM_HANDLE, h, dims, TYPES_BY_ID[heap[info] | 0]);
+  const dims = new Array(rank);
+  for (let i = 0; i < rank; ++i) dims[i] = heap[info + 2 + i];
+  return new Tensor(FROM_HANDLE, h, dims, TYPES_BY_ID[heap[info]]);
 }
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 function tensorFromInfo(m, h, { type, dims }) {
   const i = dims.findIndex((d) => d > Number.MAX_SAFE_INTEGER);

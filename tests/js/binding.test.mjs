@@ -78,22 +78,38 @@ test('the per-run integer calls give 0 where the val calls give the failure, and
   const h = m.nodeRunHandle(node, data, bad, 2);
   assert.ok(h > 0);
   const at = m.infoAddress();
-  assert.deepEqual(Array.from(new Float64Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2], 'the run wrote its output\'s info');
-  new Float64Array(m.HEAPU8.buffer, at, 4).fill(0);
+  assert.deepEqual(Array.from(new Int32Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2], 'the run wrote its output\'s info');
+  new Int32Array(m.HEAPU8.buffer, at, 4).fill(0);
   assert.equal(m.tensorInfoAddress(h), at);
-  assert.deepEqual(Array.from(new Float64Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2]);
+  assert.deepEqual(Array.from(new Int32Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2]);
   assert.deepEqual(m.tensorInfo(h), { type: 1, dims: [1, 2] });
   for (const x of [h, data, bad]) m.tensorDelete(x);
   m.nodeDelete(node);
 });
 
-test('a rank above 62: tensorInfoAddress gives 0 and tensorInfo the dims', () => {
-  const h = handle(m.tensorCreate(1, new Array(70).fill(1), true));
-  assert.equal(m.tensorInfoAddress(h), 0);
-  assert.equal(new Float64Array(m.HEAPU8.buffer, m.infoAddress(), 2)[1], -1, 'rank -1 where the run path reads it');
-  assert.deepEqual(m.tensorInfo(h), { type: 1, dims: new Array(70).fill(1) });
-  m.tensorDelete(h);
-});
+// The info int32s hold ranks up to 62 and dimensions up to 2^31 - 1; beyond either, the run path
+// reads rank -1 and asks tensorInfo (both sides of each edge).
+for (const [what, dims, held] of [
+  ['rank 62', new Array(62).fill(1), true],
+  ['a rank above 62', new Array(70).fill(1), false],
+  ['a dimension of 2^31 - 1', [0, 2 ** 31 - 1], true],
+  ['a dimension of 2^31', [0, 2 ** 31], false],
+  ['a dimension of 2^40', [2 ** 40, 0], false],
+]) {
+  test(`${what}: tensorInfoAddress gives ${held ? 'the info' : '0 and tensorInfo the dims'}`, () => {
+    const h = handle(m.tensorCreate(1, dims, true));
+    const info = () => new Int32Array(m.HEAPU8.buffer, m.infoAddress(), 2 + dims.length);
+    if (held) {
+      assert.equal(m.tensorInfoAddress(h), m.infoAddress());
+      assert.deepEqual(Array.from(info()), [1, dims.length, ...dims]);
+    } else {
+      assert.equal(m.tensorInfoAddress(h), 0);
+      assert.equal(info()[1], -1, 'rank -1 where the run path reads it');
+    }
+    assert.deepEqual(m.tensorInfo(h), { type: 1, dims });
+    m.tensorDelete(h);
+  });
+}
 
 test('memory views of every storage class, 64-bit integers included', () => {
   const classes = { 1: Float32Array, 2: Uint8Array, 3: Int8Array, 4: Uint16Array, 5: Int16Array, 6: Int32Array, 7: BigInt64Array,

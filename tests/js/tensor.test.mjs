@@ -232,7 +232,7 @@ describe('dims validation', () => {
     assert.deepEqual(Tensor.alloc('int8', new Int32Array([3, 2])).dims, [3, 2]);
   });
   // Dims cross as numbers up to rank 4, as an array above; an output's dims come back through the
-  // binding's info doubles up to rank 62, through tensorInfo above: both sides of each edge.
+  // binding's info int32s up to rank 62, through tensorInfo above: both sides of each edge.
   for (const rank of [3, 4, 5, 62, 63, 64, 65, 200]) {
     test(`rank ${rank}: dims kept exactly, through a Reshape and a prepared Reshape too`, () => {
       const dims = Array.from({ length: rank }, (_, i) => (i === 0 ? 3 : i === rank - 2 ? 2 : 1));
@@ -245,6 +245,23 @@ describe('dims validation', () => {
       const [p] = prepareNode({ opType: 'Reshape' }).run([t, new Tensor('int64', dims.map(BigInt), [rank])]);
       assert.deepEqual(p.dims, dims);
       assert.throws(() => new Tensor('float32', [1], [...dims.slice(1), -1]), InvalidArgumentError);
+    });
+  }
+});
+
+describe('an output dimension at and above 2^31 - 1 (the largest the run path\'s info int32s hold)', () => {
+  // Zero-element tensors, so that no memory is needed: a Reshape, one-off and prepared (as a
+  // session runs its nodes), returns them through the info (up to 2^31 - 1) or through tensorInfo
+  // (above), with the dims exact.
+  for (const dims of [[0, 2 ** 31 - 1], [2 ** 31 - 1, 0, 3], [0, 2 ** 31], [2 ** 31 + 1, 0], [0, 2 ** 40], [2 ** 53 - 1, 0]]) {
+    test(`[${dims.join(', ')}]`, () => {
+      const t = Tensor.alloc('float32', dims);
+      const shape = new Tensor('int64', dims.map(BigInt), [dims.length]);
+      const [r] = runNode({ opType: 'Reshape' }, [t, shape]);
+      assert.deepEqual(r.dims, dims);
+      const [p] = prepareNode({ opType: 'Reshape' }).run([t, shape]);
+      assert.deepEqual(p.dims, dims);
+      for (const x of [t, shape, r, p]) x.dispose();
     });
   }
 });
