@@ -11,7 +11,10 @@
 // Each run is timed as `after(await run())`, one await a run as a caller's loop has and as the
 // browser benchmark times its batches (browser-cases.mjs perRun), with no async arrow of the
 // harness's own: in V8's interpreter, where this loop runs during runs 2 to 50, that arrow was the
-// harness's cost, not the engine's (docs/notes/2026-11-26-cold-runs-at-the-line.md).
+// harness's cost, not the engine's (docs/notes/2026-11-26-cold-runs-at-the-line.md). For the same
+// reason the timing loop (timedEach) is first run 200 times on a run that does nothing, before
+// the engine is loaded: V8 then compiles the loop before runs 2 to 50, not during them. The
+// engine's code is as cold as before.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +39,20 @@ function readCase(dir) {
   return { bytes: new Uint8Array(readFileSync(join(dir, 'model.onnx'))), feeds };
 }
 
+// `count` runs, each timed alone as `after(await run())`: their times in µs.
+async function timedEach(count, run, after) {
+  const us = new Array(count);
+  for (let k = 0; k < count; ++k) {
+    const t0 = process.hrtime.bigint();
+    after(await run());
+    us[k] = Number(process.hrtime.bigint() - t0) / 1000;
+  }
+  return us;
+}
+
 async function child(engine, dir) {
+  const idle = { out: { dispose() {} } };
+  for (let k = 0; k < 4; ++k) await timedEach(50, () => Promise.resolve(idle), (r) => r.out.dispose());
   const c = readCase(dir);
   let run, after;   // each run is `after(await run())`, one await a run as a caller's loop has
   if (engine.startsWith('onnx-wasm')) {
@@ -55,20 +71,10 @@ async function child(engine, dir) {
     run = () => s.run(feeds);
     after = (r) => r.out.dispose?.();
   }
-  const us = [];
-  for (let k = 0; k < 50; ++k) {
-    const t0 = process.hrtime.bigint();
-    after(await run());
-    us.push(Number(process.hrtime.bigint() - t0) / 1000);
-  }
+  const us = await timedEach(50, run, after);
   const warm = performance.now();
   while (performance.now() - warm < 300) after(await run());
-  const steady = [];
-  for (let k = 0; k < 2000; ++k) {
-    const t0 = process.hrtime.bigint();
-    after(await run());
-    steady.push(Number(process.hrtime.bigint() - t0) / 1000);
-  }
+  const steady = await timedEach(2000, run, after);
   return { firstUs: us[0], coldUs: median(us.slice(1)), steadyUs: median(steady) };
 }
 
