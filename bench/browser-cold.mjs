@@ -11,7 +11,8 @@
 // nothing, before the engine is loaded, so that V8 compiles it before runs 2 to 50 and not during
 // them: the loop in V8's interpreter and its compile had added about 45 µs to each page's runs 2
 // to 50 (a few readings the estimator dropped as stalls, and some it kept). The engine's code is
-// as cold as before (lab note docs/notes/2026-11-26-cold-runs-at-the-line.md). The result lands in document.body.dataset.cold.
+// as cold as before (lab note docs/notes/2026-11-26-cold-runs-at-the-line.md). The result lands
+// in document.body.dataset.cold.
 import { load, perRun } from './browser-cases.mjs';
 
 // `count` runs, each timed alone: the median reading, the mean of all, and the mean of the usual
