@@ -2,14 +2,21 @@
 // onnx-wasm command line: `inspect` a model (IR version, opsets, inputs and outputs with inferred
 // shapes, nodes) or `run` it with inputs from .npy files, from a test_data_set folder, or
 // generated from the declared shapes.
+// @ts-check
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/index.mjs';
-import { generateFeeds } from '../js/model/generate-feeds.mjs';
+import { generateFeeds } from '../js/generate-feeds.mjs';
 import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
 import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
 import { parseNpy } from './npy.mjs';
+
+// The CLI is a user of the package: it reads sessions and tensors through the public declarations
+// (js/index.d.ts). The JS objects are cast to them where they come in, through unknown while
+// js/tensor.mjs and js/model/session.mjs are not type-checked (their inferred types differ).
+/** @typedef {import('../js/index.js').InferenceSession} Session */
+/** @typedef {import('../js/index.js').Tensor} PublicTensor */
 
 const USAGE = `usage:
   onnx-wasm inspect <model.onnx>
@@ -19,8 +26,13 @@ const USAGE = `usage:
   set with --dim (unknown ones are 1). Gather indices are generated within range, Reshape shapes
   as [1, ..., 1, -1].`;
 
+/** @param {readonly (number | string | null)[] | null} dims */
 const shapeText = (dims) => (dims ? `[${dims.map((d) => (d === null ? '?' : d)).join(', ')}]` : '[unknown rank]');
 
+/**
+ * @param {PublicTensor} t
+ * @param {number} [n] how many entries to show
+ */
 function preview(t, n = 8) {
   const d = t.data;
   const vals = Array.from({ length: Math.min(n, d.length) }, (_, i) => {
@@ -30,6 +42,10 @@ function preview(t, n = 8) {
   return `[${vals.join(', ')}${d.length > n ? `, ... (${d.length} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
 }
 
+/**
+ * @param {Session} session
+ * @param {string} path
+ */
 function inspect(session, path) {
   console.log(`model: ${path}`);
   console.log(`ir_version: ${session.irVersion}`);
@@ -41,12 +57,18 @@ function inspect(session, path) {
   console.log(`nodes (${session.nodes.length}, in run order):`);
   session.nodes.forEach((n, k) => {
     const attrs = Object.keys(n.attributes).length ? ` ${JSON.stringify(n.attributes)}` : '';
-    const outs = n.outputs.map((o) => { const v = session.valueInfo(o); return `${o}: ${v.type} ${shapeText(v.dims)}`; }).join(', ');
+    // (every value of the graph has its info: valueInfo is undefined only for an unknown name)
+    const outs = n.outputs.map((o) => { const v = /** @type {import('../js/index.js').SessionValueInfo} */ (session.valueInfo(o)); return `${o}: ${v.type} ${shapeText(v.dims)}`; }).join(', ');
     console.log(`  ${k} ${n.opType}${n.name ? ` '${n.name}'` : ''}(${n.inputs.join(', ')})${attrs} -> ${outs}`);
   });
 }
 
 // Values for inputs that are not Gather indices or Reshape shapes: raw storage values.
+/**
+ * @param {string} type
+ * @param {number} size
+ * @returns {string[] | Exclude<import('../js/index.js').TensorData, string[]>}
+ */
 function patterned(type, size) {
   if (type === 'string') return Array.from({ length: size }, (_, i) => `s${i}`);
   const t = typeByName(type);
@@ -60,17 +82,28 @@ function patterned(type, size) {
   return d;
 }
 
+/**
+ * @param {string} dir
+ * @param {Session} session
+ * @returns {Promise<Record<string, PublicTensor>>}
+ */
 async function readDataSet(dir, session) {
+  /** @type {Record<string, PublicTensor>} */
   const feeds = {};
   const files = readdirSync(dir).filter((f) => /^input_\d+\.pb$/.test(f)).sort((a, b) => parseInt(a.slice(6), 10) - parseInt(b.slice(6), 10));
   for (const [k, f] of files.entries()) {
     const { name, tensor } = await tensorFromProtoBytes(readFileSync(join(dir, f)));
-    feeds[name || session.inputNames[k]] = tensor;
+    feeds[name || session.inputNames[k]] = /** @type {PublicTensor} */ (/** @type {unknown} */ (tensor));
   }
   return feeds;
 }
 
+/**
+ * @param {Session} session
+ * @param {{ input?: string[], dim?: string[], data?: string, repeat?: string }} values the options parsed
+ */
 async function run(session, values) {
+  /** @type {Record<string, number>} */
   const symbols = {};
   for (const s of values.dim ?? []) {
     const m = /^([^=]+)=(\d+)$/.exec(s);
@@ -82,7 +115,7 @@ async function run(session, values) {
     const m = /^([^=]+)=(.+)$/.exec(s);
     if (!m) throw new Error(`--input takes name=file.npy, got '${s}'`);
     const { type, data, dims } = parseNpy(readFileSync(m[2]), m[2]);
-    feeds[m[1]] = new Tensor(type, data, dims);
+    feeds[m[1]] = /** @type {PublicTensor} */ (/** @type {unknown} */ (new Tensor(type, data, dims)));
   }
   const generated = generateFeeds(session, session.inputMetadata.filter((i) => !(i.name in feeds)), symbols, patterned);
   Object.assign(feeds, generated);
@@ -90,6 +123,7 @@ async function run(session, values) {
 
   const repeat = Math.max(1, Number(values.repeat ?? 1));
   const times = [];
+  /** @type {Record<string, PublicTensor> | undefined} */
   let outputs;
   for (let r = 0; r < repeat; ++r) {
     if (outputs) for (const t of Object.values(outputs)) t.dispose();
@@ -97,13 +131,18 @@ async function run(session, values) {
     outputs = await session.run(feeds);
     times.push(performance.now() - t0);
   }
-  for (const [name, t] of Object.entries(outputs)) console.log(`output ${name}: ${t.type} ${shapeText(t.dims)} ${preview(t)}`);
+  // (repeat >= 1: the loop ran, and outputs is set)
+  for (const [name, t] of Object.entries(/** @type {Record<string, PublicTensor>} */ (outputs))) console.log(`output ${name}: ${t.type} ${shapeText(t.dims)} ${preview(t)}`);
   const sorted = [...times].sort((a, b) => a - b);
-  const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
-  console.log(`run time: first ${us(times[0])}${repeat > 1 ? `, median of ${repeat} ${us(sorted[Math.floor(repeat / 2)])}` : ''} (${runtime().module})`);
-  for (const t of [...Object.values(outputs), ...Object.values(feeds)]) t.dispose();
+  const us = (/** @type {number} */ ms) => `${(ms * 1000).toFixed(1)} µs`;
+  console.log(`run time: first ${us(times[0])}${repeat > 1 ? `, median of ${repeat} ${us(sorted[Math.floor(repeat / 2)])}` : ''} (${/** @type {import('../js/index.js').RuntimeInfo} */ (runtime()).module})`);   // (not null: init() has resolved)
+  for (const t of [...Object.values(/** @type {Record<string, PublicTensor>} */ (outputs)), ...Object.values(feeds)]) t.dispose();
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>} the exit code
+ */
 async function main(argv) {
   const [command, path, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') { console.log(USAGE); return 0; }
@@ -116,7 +155,7 @@ async function main(argv) {
     },
   });
   await init({ threads: values.threads !== 'false' });
-  const session = await InferenceSession.create(path);
+  const session = /** @type {Session} */ (/** @type {unknown} */ (await InferenceSession.create(path)));
   try {
     if (command === 'inspect') inspect(session, path);
     else await run(session, values);
@@ -126,7 +165,8 @@ async function main(argv) {
   return 0;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+// (e: an OnnxWasmError, parseArgs's error with its code, or any other Error)
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (/** @type {{ name: string, message: string, code: string | undefined }} */ e) => {
   const tag = e instanceof OnnxWasmError ? `${e.name} (${e.code})` : e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'usage' : 'error';
   console.error(`onnx-wasm: ${tag}: ${e.message}`);
   process.exitCode = e.code?.startsWith?.('ERR_PARSE_ARGS') ? 2 : 1;

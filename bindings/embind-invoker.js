@@ -14,6 +14,7 @@
 // runs, each of those calls cost as much as the wasm call itself. Anything else (class methods,
 // more arguments, types that need a destructor stack) takes a generic closure, as 3.1.6's
 // DYNAMIC_EXECUTION=0 path does.
+// Depends on Emscripten 3.1.6 internals; scripts/build-wasm.sh checks the version.
 mergeInto(LibraryManager.library, {
   $craftInvokerFunction__deps: ['$throwBindingError', '$runDestructors'],
   $craftInvokerFunction: function(humanName, argTypes, classType, cppInvokerFunc, cppTargetFunc) {

@@ -10,6 +10,8 @@ export type * from './index.js' with { 'resolution-mode': 'import' };
 export declare const init: ESM['init'];
 /** Which module is loaded and why, or null before init. See js/index.d.ts. */
 export declare const runtime: ESM['runtime'];
+/** Resolves once the threads build's workers are ready, to whether gathers use them. See js/index.d.ts. */
+export declare const threadsReady: ESM['threadsReady'];
 /** Wasm memory in use. See js/index.d.ts. */
 export declare const memoryStats: ESM['memoryStats'];
 /** Runs one node. See js/index.d.ts. */

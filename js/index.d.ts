@@ -93,6 +93,16 @@ export declare function init(options?: InitOptions): Promise<RuntimeInfo>;
 /** Which module is loaded and why, or null before {@link init} has finished. */
 export declare function runtime(): RuntimeInfo | null;
 /**
+ * Resolves once the threads build's workers are loaded and the largest gathers use them (they
+ * load in the background after {@link init}), to whether they do: what
+ * {@link RuntimeInfo.threadsActive} reads from then on. `true` then; `false` at once in the
+ * one-thread builds, and `false` if a worker failed to load (everything keeps running on the
+ * calling thread). Waits for an {@link init} still loading, and rejects with its error if it fails;
+ * rejects with an {@link InvalidArgumentError} if {@link init} has not been called. In Node it keeps
+ * the process alive until it settles.
+ */
+export declare function threadsReady(): Promise<boolean>;
+/**
  * Wasm memory in use, for leak checks: `heapUsed`, bytes the allocator has handed out and not
  * taken back; `memory`, bytes of wasm memory (it grows, never shrinks).
  */

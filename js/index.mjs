@@ -1,5 +1,6 @@
 // onnx-wasm: ONNX Gather, Flatten and Reshape in WebAssembly.
-export { init, runtime, memoryStats } from './runtime.mjs';
+// @ts-check
+export { init, runtime, threadsReady, memoryStats } from './runtime.mjs';
 export { Tensor } from './tensor.mjs';
 export { runNode, inferShapes, opVersions } from './node.mjs';
 export { prepareNode, PreparedNode } from './prepared.mjs';

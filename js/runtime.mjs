@@ -8,9 +8,12 @@
 // js/web-threads.mjs) carry their build's glue and start fetching and compiling its .wasm right
 // after they are imported, unless init() came first (prefetchBuild); init() then uses both.
 import { invalidArgument } from './errors.mjs';
+import { awaitPool, startWorkers } from './thread-pool.mjs';
 
 let modulePromise = null;
 let runtimeInfo = null;
+// Whether the loaded module's gathers use the pool (js/thread-pool.mjs), once known: a promise.
+let threadsPromise = null;
 // The Emscripten module once init() has loaded it, else null. Read directly (a live binding) by
 // the calls that can only run after init, where a Tensor or PreparedNode exists: getModule()'s
 // call and check cost as much as the read itself in V8's first tiers, a session's first runs.
@@ -194,30 +197,9 @@ async function loadModule(options) {
   }
   const factory = prefetched?.name === build.name && !isNode ? prefetched.factory : isNode ? await nodeFactory(build) : await browserFactory(build);
   const m = await Promise.race([factory(moduleArgs), failed]);
-  if (build.threads) startWorkers(m);
-  return { m, build, loadedFrom };
-}
-
-// The pool's workers are created and loaded in the background, after init() has resolved (the
-// module is built with no pool of its own); gathers use threads once every worker is ready. Until
-// then, and in one-thread builds, everything runs on the calling thread.
-function startWorkers(m) {
-  setTimeout(() => {
-    const wanted = m.runtimeFacts().threads - 1;
-    let pending = wanted;
-    for (let i = 0; i < wanted; ++i) {
-      m.PThread.allocateUnusedWorker();
-      const w = m.PThread.unusedWorkers[m.PThread.unusedWorkers.length - 1];
-      // Emscripten 3.1.6 keeps its worker_threads referenced (attaching a message listener refs
-      // a worker again), which would keep Node alive after the program's last line: unref once
-      // the listeners are attached and again once loaded, so the process exits without them.
-      m.PThread.loadWasmModuleToWorker(w, () => {
-        if (isNode) w.unref();
-        if (--pending === 0) m.enableThreads();
-      });
-      if (isNode) w.unref();
-    }
-  }, 0);
+  // The threads build's workers load in the background, after init() has resolved.
+  const pool = build.threads ? startWorkers(m, isNode) : Promise.resolve(false);
+  return { m, build, loadedFrom, pool };
 }
 
 // The compiled module at `url`: compiled while it streams in when the server sends
@@ -238,8 +220,9 @@ async function compileFromUrl(url) {
 export function init(options = {}) {
   if (!modulePromise) {
     modulePromise = loadModule(options).then(
-      ({ m, build, loadedFrom }) => {
+      ({ m, build, loadedFrom, pool }) => {
         loadedModule = m;
+        threadsPromise = pool;
         runCalls = { nodeRunHandle: m.nodeRunHandle, tensorDelete: m.tensorDelete, info: null, infoAt: m.infoAddress() / 4 };
         refreshInfo();
         const { kernels, threads, minOpset, maxOpset } = m.runtimeFacts();
@@ -260,6 +243,15 @@ export function init(options = {}) {
 // reason, loadedFrom, kernels, minOpset, maxOpset }), or null before init() has finished.
 export function runtime() {
   return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: loadedModule.threadsActive() });
+}
+
+// Resolves once the threads build's workers are loaded and gathers use them, to whether they do
+// (runtime().threadsActive from then on): true then; false at once in one-thread builds, and if a
+// worker failed to load. Waits for init() if it is still loading and rejects with its error if it
+// fails; rejects with an InvalidArgumentError if init() has not been called.
+export function threadsReady() {
+  if (!modulePromise) return Promise.reject(invalidArgument('onnx-wasm is not initialized: call init() before threadsReady()'));
+  return modulePromise.then(() => awaitPool(threadsPromise, isNode));
 }
 
 // Wasm memory in use: { heapUsed: bytes the allocator has handed out and not taken back,

@@ -4,6 +4,23 @@
 # browsers and bundlers). With --tests, also the Catch2 tests as wasm (build/wasm/unit_tests.js).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Emscripten 3.1.6 exactly (Debian's): these files rely on its internals, not on its public API,
+# and another version may fail in any of them, or build a module that fails at run time: stop here.
+emscripten_required=3.1.6
+emscripten_found=$(em++ --version 2>/dev/null | head -n 1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1 || true)
+if [ "$emscripten_found" != "$emscripten_required" ]; then
+  cat >&2 <<EOF
+build-wasm.sh: Emscripten $emscripten_required is required; em++ is ${emscripten_found:-missing or printed no version}.
+These files depend on Emscripten $emscripten_required internals and must be ported before another version builds:
+  bindings/embind-invoker.js     replaces Embind's \$craftInvokerFunction (its arguments and helpers as in 3.1.6)
+  bindings/embind.cpp            registers the int64/uint64 memory views by hand (_embind_register_memory_view,
+                                 ids 8 and 9 of 3.1.6's typed-array table, which has no 64-bit views)
+  scripts/patch-threads-glue.mjs edits the exact text of 3.1.6's pthreads glue and worker script
+  js/thread-pool.mjs             starts the threads build's workers through Module.PThread
+                                 (allocateUnusedWorker, unusedWorkers, loadWasmModuleToWorker)
+EOF
+  exit 1
+fi
 export NODE_PATH=/usr/share/nodejs   # Debian's emscripten finds acorn there
 tests=OFF; [ "${1:-}" = "--tests" ] && tests=ON
 mkdir -p dist

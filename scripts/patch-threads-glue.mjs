@@ -1,7 +1,7 @@
 // Two edits to Emscripten 3.1.6's pthreads glue, for the time to a first result in Node:
 // - it loads Node's worker_threads as soon as the module factory is required (to set
 //   global.Worker), 4-5 ms; onnx-wasm only starts its workers after init() has resolved
-//   (js/runtime.mjs, startWorkers), so worker_threads is loaded where a worker is created;
+//   (js/thread-pool.mjs, startWorkers), so worker_threads is loaded where a worker is created;
 // - it counts cores with os.cpus(), which reads and parses every CPU's details (0.3 ms);
 //   os.availableParallelism() (Node >= 18.14) gives the count alone.
 // And one to its worker script (the .worker.js next to the glue), for Deno: Deno's worker_threads
@@ -11,6 +11,7 @@
 // is set (Node, Deno, Bun), so the assignment is dropped.
 // Each edit must match exactly once, so a different Emscripten fails the build here rather than
 // shipping unpatched glue.
+// Depends on Emscripten 3.1.6 internals; scripts/build-wasm.sh checks the version.
 //   node scripts/patch-threads-glue.mjs <glue.js>
 import { readFileSync, writeFileSync } from 'node:fs';
 

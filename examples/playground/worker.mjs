@@ -6,12 +6,12 @@
 // included: this dedicated worker reads OPFS through sync access handles itself (no reader worker
 // is started), and deleting an entry here closes the read handles this worker's session keeps on it.
 import {
-  init, runtime, Tensor, runNode, inferShapes, opVersions, prepareNode, InferenceSession, TYPE_NAMES, OnnxWasmError, modelCache,
+  init, runtime, threadsReady, Tensor, runNode, inferShapes, opVersions, prepareNode, InferenceSession, TYPE_NAMES, OnnxWasmError, modelCache,
 } from '../../js/index.mjs';
 // The CLI reads test_data_set tensors the same way (bin/onnx-wasm.mjs); not part of the public API.
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 // Generated inputs as `onnx-wasm run` makes them (symbols from the page), with patterned values.
-import { generateFeeds } from '../../js/model/generate-feeds.mjs';
+import { generateFeeds } from '../../js/generate-feeds.mjs';
 import { FieldError, formatElements, nest, parseDims, parseElements, sizeOf, toStorage } from './values.mjs';
 
 const SHOWN = 1000;   // values shown per tensor
@@ -526,13 +526,8 @@ async function start(options) {
   const info = await init(options);
   versions = opVersions();
   // The threads build's pool loads after init(): report when it is ready.
-  if (info.module.includes('threads') && !info.threadsActive) {
-    const deadline = Date.now() + 20000;
-    const poll = setInterval(() => {
-      const r = runtime();
-      if (r.threadsActive || Date.now() > deadline) { clearInterval(poll); self.postMessage({ kind: 'runtime', runtime: { ...r } }); }
-    }, 100);
-  }
+  if (info.module.includes('threads') && !info.threadsActive)
+    threadsReady().then(() => self.postMessage({ kind: 'runtime', runtime: { ...runtime() } }));
   return { runtime: { ...runtime() }, versions, types: [...TYPE_NAMES], crossOriginIsolated: self.crossOriginIsolated === true, cores: navigator.hardwareConcurrency };
 }
 

@@ -18,7 +18,7 @@ let browser;
 
 // The app: the same source for every way of loading; `wasmPaths` only for the esbuild bundle.
 const app = (wasmPaths) => `
-import { init, Tensor, runNode, runtime } from 'onnx-wasm';
+import { init, Tensor, runNode, runtime, threadsReady } from 'onnx-wasm';
 try {
   const info = await init(${wasmPaths ? `{ wasmPaths: ${JSON.stringify(wasmPaths)} }` : ''});
   const data = new Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]);
@@ -30,8 +30,8 @@ try {
     reshape: { dims: r.dims, data: Array.from(r.data) }, module: info.module, reason: info.reason,
     isolated: globalThis.crossOriginIsolated === true,
   });
-  // The threads build loads its workers after init(): wait for them (or give up after 10 s).
-  for (let i = 0; i < 200 && info.threads > 1 && !runtime().threadsActive; ++i) await new Promise((r) => setTimeout(r, 50));
+  // The threads build loads its workers after init(): wait for them.
+  await threadsReady();
   document.body.dataset.threadsActive = String(runtime().threadsActive);
 } catch (e) {
   document.body.dataset.result = JSON.stringify({ error: String(e && e.stack || e) });

@@ -18,13 +18,13 @@ const served = [];   // every path either server was asked for
 
 const page = (entry, { head = '', before = '', options = '' } = {}) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${head}
 <script type="module">
-import { init, Tensor, runNode, runtime } from '${entry}';
+import { init, Tensor, runNode, runtime, threadsReady } from '${entry}';
 try {
   ${before}
   const info = await init(${options});
   const [g] = runNode({ opType: 'Gather', attributes: { axis: 0 } }, [new Tensor('float32', [1, 2, 3, 4, 5, 6], [3, 2]), new Tensor('int64', [2n, -3n], [2])], { opset: 13 });
   const requested = performance.getEntriesByType('resource').map((e) => e.name.split('/').slice(-2).join('/'));
-  for (let i = 0; i < 200 && info.threads > 1 && !runtime().threadsActive; ++i) await new Promise((r) => setTimeout(r, 50));
+  await threadsReady();
   document.body.dataset.result = JSON.stringify({ gather: Array.from(g.data), module: info.module, reason: info.reason, loadedFrom: info.loadedFrom, requested, threadsActive: runtime().threadsActive });
 } catch (e) {
   document.body.dataset.result = JSON.stringify({ error: String(e?.stack ?? e) });

@@ -5,7 +5,7 @@
 // the module init() chose and why, whether the threads build's workers became ready, and one
 // entry per check ({ name, ok, detail }). Every expected value is computed here, in plain JS.
 import {
-  init, runtime, memoryStats, Tensor, runNode, InferenceSession,
+  init, runtime, threadsReady, memoryStats, Tensor, runNode, InferenceSession,
   OnnxWasmError, IndexOutOfRangeError, DisposedError,
 } from 'onnx-wasm';
 import { LAYOUT } from './model-layout.mjs';
@@ -90,9 +90,8 @@ export async function runSuite({ model, weights, modelPath, initOptions } = {}) 
   }
 
   const info = await init(initOptions);
-  // The threads build loads its workers after init() resolves: wait for them (10 s at most).
-  const t0 = Date.now();
-  while (info.threads > 1 && !runtime().threadsActive && Date.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 20));
+  // The threads build loads its workers after init() resolves: wait for them.
+  await threadsReady();
   const threadsActive = runtime().threadsActive;
 
   for (const [n, { kernel, type, lanes = 1, make }] of WIDTH_CASES.entries()) {

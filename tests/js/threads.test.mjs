@@ -12,7 +12,7 @@ const script = `
 const o = await import(${JSON.stringify(index)});
 const info = await o.init();
 const before = o.runtime().threadsActive;
-for (let i = 0; i < 200 && !o.runtime().threadsActive; ++i) await new Promise((r) => setTimeout(r, 10));
+const ready = await o.threadsReady();
 const n = 2048;
 const data = new o.Tensor('uint8', Uint8Array.from({ length: n * n }, (_, i) => (i * 2654435761) >>> 24), [n, n]);
 const idx = new o.Tensor('int32', Int32Array.from({ length: 700 }, (_, i) => (i * 7919) % n - (i % 3 ? 0 : n)), [700]);
@@ -23,7 +23,7 @@ for (let r = 0; r < n && same; ++r) for (let k = 0; k < 700; ++k) {
   const j = ix[k] < 0 ? ix[k] + n : ix[k];
   if (out[r * 700 + k] !== d[r * n + j]) { same = false; break; }
 }
-console.log(JSON.stringify({ module: info.module, threads: info.threads, before, active: o.runtime().threadsActive, same }));
+console.log(JSON.stringify({ module: info.module, threads: info.threads, before, ready, active: o.runtime().threadsActive, same }));
 `;
 
 test('threads build: default in Node, workers ready in the background, split gather exact, process exits', () => {
@@ -33,6 +33,7 @@ test('threads build: default in Node, workers ready in the background, split gat
   assert.equal(r.module, 'onnx-wasm-threads');
   assert.ok(r.threads >= 2, `planned threads: ${r.threads}`);
   assert.equal(r.before, false, 'init() does not wait for the workers');
+  assert.equal(r.ready, true, 'threadsReady() resolved to true');
   assert.equal(r.active, true, 'workers became ready');
   assert.equal(r.same, true, 'split gather equals the reference');
   assert.ok(Date.now() - t0 < 20000, 'the process exited by itself');

@@ -14,7 +14,7 @@ import {
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InferenceSession, OnnxWasmError, Tensor, memoryStats, runNode, runtime } from '../../js/index.mjs';
+import { InferenceSession, OnnxWasmError, Tensor, memoryStats, runNode, threadsReady } from '../../js/index.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 import { storageLength, typeByName } from '../../js/types.mjs';
 import { attribute, generateModels, rawTensor, valueInfo } from './gen-models.mjs';
@@ -567,7 +567,7 @@ export const feedRng = (seed, index) => makeRng((seed ^ 0x5bd1e995) >>> 0, index
 // threads starts the pool's threads, whose stacks stay in the heap (about 2 MB). Both happen here,
 // before any heap is measured: a few corpus models, and one gather large enough to be split.
 export async function warmUp(corpus) {
-  if (runtime().threads > 1) for (let k = 0; k < 400 && !runtime().threadsActive; ++k) await new Promise((r) => setTimeout(r, 25));
+  await threadsReady();
   const data = Tensor.alloc('float32', [1 << 17]), indices = Tensor.alloc('int32', [1 << 17]);
   runNode({ opType: 'Gather' }, [data, indices])[0].dispose();
   data.dispose();

@@ -3,7 +3,7 @@
 // tests/types/types.test.mjs; each @ts-expect-error line is a wrong call that must not compile.
 import * as o from 'onnx-wasm';
 import {
-  init, runtime, memoryStats, Tensor, runNode, inferShapes, opVersions, prepareNode, PreparedNode, InferenceSession,
+  init, runtime, threadsReady, memoryStats, Tensor, runNode, inferShapes, opVersions, prepareNode, PreparedNode, InferenceSession,
   TYPE_NAMES, ERROR_CLASSES, OnnxWasmError, UnsupportedOpError, OpsetError, TypeConstraintError, AttributeError, InputError,
   ShapeError, IndexOutOfRangeError, OutOfMemoryError, InvalidArgumentError, DisposedError, ModelError, ExternalDataError,
   type TensorType, type ErrorCode, type TensorData, type InitOptions, type RuntimeInfo, type AttributeValue, type AttributeProtoLike,
@@ -22,6 +22,7 @@ const built: 'onnx-wasm' | 'onnx-wasm-nosimd' | 'onnx-wasm-threads' = info.modul
 const facts: [boolean, number, boolean, string, string, string, number, number] =
   [info.simd, info.threads, info.threadsActive, info.reason, info.loadedFrom, info.kernels, info.minOpset, info.maxOpset];
 const now: RuntimeInfo | null = runtime();
+const pooled: boolean = await threadsReady();
 const { heapUsed, memory }: { heapUsed: number; memory: number } = memoryStats();
 
 const type: TensorType = TYPE_NAMES[0];
@@ -118,6 +119,6 @@ const sure: ErrorCode = base.code;
 await InferenceSession.create('model.onnx', { cache: 'indexeddb' });
 
 export {
-  built, facts, now, heapUsed, memory, type, data, facts2, copy, shapes, since, flat, metadata, names, graph, where, result,
+  built, facts, now, pooled, heapUsed, memory, type, data, facts2, copy, shapes, since, flat, metadata, names, graph, where, result,
   errorClasses, codeOf, byCode, viaNamespace, sure, cached, deleted,
 };

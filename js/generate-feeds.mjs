@@ -3,7 +3,7 @@
 // indices gets values within its axis, one that is a Reshape's shape [1, ..., 1, -1]; any other
 // input gets `fill(type, size)`, the data array for `new Tensor(type, data, dims)`.
 // Not part of the public API. The Tensors returned belong to the caller.
-import { Tensor } from '../tensor.mjs';
+import { Tensor } from './tensor.mjs';
 
 // `inputs`: the inputs to generate, as in session.inputMetadata ({ name, type, shape }).
 export function generateFeeds(session, inputs, symbols, fill) {
