@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -63,11 +64,38 @@ struct NodeHandle {
 
 NodeHandle* node_at(uintptr_t p) { return reinterpret_cast<NodeHandle*>(p); }
 
-// Runs a prepared node on `n` (1 or 2) tensors: the new output's handle, or 0 with *status set.
-uintptr_t run_prepared(uintptr_t node, uintptr_t a, uintptr_t b, int n, ow::Status* status) {
-  const ow::Tensor* in[2] = {tensor_or_null(a), tensor_or_null(b)};
+// The handles of a prepared node's inputs, written by JS (js/prepared.mjs) at inputs_address()
+// before each nodeRunHandle or nodeRun call: 0 for an omitted input. It grows to the largest
+// count asked for (inputsAddress), so that no arity is fixed here; JS keeps its address.
+// (Arrays of their own, not vectors: the module is built without exceptions, and a vector that
+// cannot grow would abort.)
+struct InputArea {
+  std::unique_ptr<uint32_t[]> handles{new uint32_t[8]()};
+  std::unique_ptr<const ow::Tensor*[]> tensors{new const ow::Tensor*[8]()};
+  size_t size = 8;
+  bool reserve(size_t n) {
+    if (n <= size) return true;
+    std::unique_ptr<uint32_t[]> h(new (std::nothrow) uint32_t[n]());
+    std::unique_ptr<const ow::Tensor*[]> t(new (std::nothrow) const ow::Tensor*[n]());
+    if (!h || !t) return false;
+    handles = std::move(h);
+    tensors = std::move(t);
+    size = n;
+    return true;
+  }
+} g_inputs;
+
+// Runs a prepared node on the first `n` handles of g_inputs: the new output's handle, or 0 with
+// *status set.
+uintptr_t run_prepared(uintptr_t node, int n, ow::Status* status) {
+  const size_t count = n < 0 ? 0 : static_cast<size_t>(n);
+  if (count > g_inputs.size) {
+    *status = ow::Status(ow::StatusCode::InvalidArgument, "malformed call from JS to the wasm module: more inputs than inputsAddress made room for");
+    return 0;
+  }
+  for (size_t i = 0; i < count; ++i) g_inputs.tensors[i] = tensor_or_null(g_inputs.handles[i]);
   ow::Tensor out;
-  *status = node_at(node)->op.run(in, n == 2 ? 2 : 1, &out);
+  *status = node_at(node)->op.run(g_inputs.tensors.get(), count, &out);
   if (!status->is_ok()) return 0;
   const uintptr_t h = adopt(std::move(out));
   if (!h) *status = ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record");
@@ -285,45 +313,52 @@ void tensor_set_string(uintptr_t p, double i, std::string s) {
 
 // ---- Nodes.
 
-// A prepared node: { node: handle, inputs: how many it takes }, or the failure.
-val prepare_node(std::string op, int opset, val attrs) {
+// A prepared node: { node: handle }, or the failure.
+val prepare_node(val domain_name, val op_name, int opset, val attrs) {
   Reader r;
+  const std::string domain = r.string(domain_name), op = r.string(op_name);
+  if (!r.ok()) return malformed("the domain and the op type must be strings");
   ow::Attributes a = read_attributes(r, attrs);
   if (!r.ok()) return malformed("attributes must be [{ name, kind, value }]");
   auto* node = new (std::nothrow) NodeHandle();
   if (!node) return failure(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a prepared node"));
-  const ow::Status s = ow::PreparedOp::prepare(op, opset, std::move(a), &node->op);
+  const ow::Status s = ow::PreparedOp::prepare(domain, op, opset, a, &node->op);
   if (!s.is_ok()) {
     delete node;
     return failure(s);
   }
   val o = val::object();
   o.set("node", handle_val(reinterpret_cast<uintptr_t>(node)));
-  o.set("inputs", static_cast<int>(node->op.version().inputs.size()));
   return o;
 }
 
 void node_delete(uintptr_t n) { delete node_at(n); }
 
-// A prepared node run on `n` (1 or 2) tensors (b is 0 for one): the output's handle, or the
-// failure.
-val node_run(uintptr_t node, uintptr_t a, uintptr_t b, int n) {
+// Room for `n` input handles in g_inputs: its address (it moves when it grows), or 0 when it
+// cannot grow.
+uintptr_t inputs_address(int n) {
+  if (n > 0 && !g_inputs.reserve(static_cast<size_t>(n))) return 0;
+  return reinterpret_cast<uintptr_t>(g_inputs.handles.get());
+}
+
+// A prepared node run on the first `n` handles of g_inputs: the output's handle, or the failure.
+val node_run(uintptr_t node, int n) {
   ow::Status s;
-  const uintptr_t h = run_prepared(node, a, b, n, &s);
+  const uintptr_t h = run_prepared(node, n, &s);
   return h ? handle_val(h) : failure(s);
 }
 
 // The same run on the per-run path: the output's handle, its info written to g_info (one call a
 // run, where reading the info after took a second), or 0 (then JS calls nodeRun).
-uintptr_t node_run_handle(uintptr_t node, uintptr_t a, uintptr_t b, int n) {
+uintptr_t node_run_handle(uintptr_t node, int n) {
   ow::Status s;
-  const uintptr_t h = run_prepared(node, a, b, n, &s);
+  const uintptr_t h = run_prepared(node, n, &s);
   if (h) write_info(tensor_at(h)->tensor);
   return h;
 }
 
-// The rows a prepared Gather needs from data of `type_id` and `dims` that is not in memory (a
-// table kept in its file), for `indices`: { rows, remapped }, new int64 tensors (owned by JS) of
+// The rows a prepared node (whose capabilities say it can: a Gather) needs from data of `type_id`
+// and `dims` that is not in memory (a table kept in its file), for `indices`: { rows, remapped }, new int64 tensors (owned by JS) of
 // the distinct rows, ascending, and of the indices as positions among them; or the failure (the
 // errors a run would give).
 val node_gather_rows(uintptr_t n, uintptr_t indices, int type_id, val dims) {
@@ -347,14 +382,15 @@ val node_gather_rows(uintptr_t n, uintptr_t indices, int type_id, val dims) {
 
 // One node run once: inputs are tensor handles (0 for an omitted input). The outputs' handles,
 // or the failure.
-val run_node(std::string op, int opset, val attrs, val inputs) {
+val run_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
   Reader r;
+  const std::string domain = r.string(domain_name), op = r.string(op_name);
   ow::Attributes a = read_attributes(r, attrs);
   std::vector<const ow::Tensor*> in;
   for (const double h : r.numbers(inputs)) in.push_back(tensor_or_null(static_cast<uintptr_t>(h)));
   if (!r.ok()) return malformed("a node and an array of tensor handles");
   std::vector<ow::Tensor> out;
-  const ow::Status s = ow::run_node(op, opset, a, in, &out);
+  const ow::Status s = ow::run_node(domain, op, opset, a, in, &out);
   if (!s.is_ok()) return failure(s);
   std::vector<uintptr_t> handles;
   for (ow::Tensor& t : out) {
@@ -377,11 +413,12 @@ val dim_val(const ow::Dim& d) {
   return val::null();
 }
 
-// Output types and shapes of one node. Inputs: [{ type: ONNX id, dims: (number | string | null)[]
-// | null, value?: number[] }]. Returns [{ type, dims }] (dims null for an unknown rank), or the
-// failure.
-val infer_node(std::string op, int opset, val attrs, val inputs) {
+// Output types and shapes of one node. Inputs: [{ type: ONNX id (0 for an omitted input), dims:
+// (number | string | null)[] | null, value?: number[] }]. Returns [{ type, dims }] (dims null for
+// an unknown rank), or the failure.
+val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
   Reader r;
+  const std::string domain = r.string(domain_name), op = r.string(op_name);
   ow::Attributes a = read_attributes(r, attrs);
   std::vector<ow::ValueInfo> in;
   const uint32_t n = r.length(inputs);
@@ -409,7 +446,7 @@ val infer_node(std::string op, int opset, val attrs, val inputs) {
   }
   if (!r.ok()) return malformed("a node and an array of { type, dims, value? }");
   std::vector<ow::ValueInfo> out;
-  const ow::Status s = ow::infer_node(op, opset, a, in, &out);
+  const ow::Status s = ow::infer_node(domain, op, opset, a, in, &out);
   if (!s.is_ok()) return failure(s);
   val list = val::array();
   for (size_t i = 0; i < out.size(); ++i) {
@@ -429,13 +466,16 @@ val infer_node(std::string op, int opset, val attrs, val inputs) {
 
 // ---- The registry and runtime facts.
 
-// Every op version: [{ op, since, until, spec, inputs: [{ name, constraint, types }],
-// attributes: [{ name, kind, required }] }], types as the JS API names them.
+// Every op version: [{ domain, op, since, until, spec, inputs: [{ name, constraint, types,
+// optional, variadic }], attributes: [{ name, kind, required }], capabilities: { view,
+// rowsInput, rowsAxis } }], types as the JS API names them (rowsInput -1 and rowsAxis '' when the
+// op reads no table by rows).
 val op_versions() {
   val list = val::array();
   int i = 0;
   for (const ow::OpVersion& v : ow::op_versions()) {
     val o = val::object();
+    o.set("domain", val(v.domain));
     o.set("op", val(v.op));
     o.set("since", v.since);
     o.set("until", v.until);
@@ -452,6 +492,8 @@ val op_versions() {
       spec.set("name", val(in.name));
       spec.set("constraint", val(in.constraint));
       spec.set("types", types);
+      spec.set("optional", in.optional);
+      spec.set("variadic", in.variadic);
       inputs.set(k, spec);
     }
     val attributes = val::array();
@@ -462,16 +504,32 @@ val op_versions() {
       spec.set("required", v.attributes[k].required);
       attributes.set(k, spec);
     }
+    val caps = val::object();
+    caps.set("view", v.caps.view);
+    caps.set("rowsInput", v.caps.rows_input);
+    caps.set("rowsAxis", val(v.caps.rows_axis ? v.caps.rows_axis : ""));
     o.set("inputs", inputs);
     o.set("attributes", attributes);
+    o.set("capabilities", caps);
     list.set(i++, o);
   }
   return list;
 }
 
-// { kernels, threads (how many the largest gathers will use), minOpset, maxOpset }.
+// { kernels, threads (how many the largest gathers will use), minOpset, maxOpset (of the default
+// domain), domains: [{ domain, minOpset, maxOpset }] }.
 val runtime_facts() {
   val o = val::object();
+  val list = val::array();
+  for (size_t i = 0; i < ow::domains().size(); ++i) {
+    const ow::DomainInfo& d = ow::domains()[i];
+    val x = val::object();
+    x.set("domain", val(d.domain));
+    x.set("minOpset", d.min_opset);
+    x.set("maxOpset", d.max_opset);
+    list.set(i, x);
+  }
+  o.set("domains", list);
   o.set("kernels", val(ow::gather_kernels_best().target));
   o.set("threads", static_cast<int>(ow::parallel_planned_threads()));
   o.set("minOpset", ow::kMinOpset);
@@ -491,6 +549,7 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
   using emscripten::function;
   // Embind 3.1.6 registers no memory views of 64-bit integers: BigInt64Array and BigUint64Array
   // (8 and 9 in its typed-array table; needs -sWASM_BIGINT).
+  // Depends on Emscripten 3.1.6 internals; scripts/build-wasm.sh checks the version.
   emscripten::internal::_embind_register_memory_view(emscripten::internal::TypeID<emscripten::memory_view<int64_t>>::get(), 8,
                                                      "emscripten::memory_view<int64_t>");
   emscripten::internal::_embind_register_memory_view(emscripten::internal::TypeID<emscripten::memory_view<uint64_t>>::get(), 9,
@@ -506,6 +565,7 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
   function("tensorString", &tensor_string);
   function("tensorSetString", &tensor_set_string);
   function("prepareNode", &prepare_node);
+  function("inputsAddress", &inputs_address);
   function("nodeRun", &node_run);
   function("nodeRunHandle", &node_run_handle);
   function("nodeDelete", &node_delete);

@@ -58,35 +58,51 @@ export function attributeFromProto(a, exact = true) {
   }
 }
 
-// { opType, attributes: { axis: 1 } } or a NodeProto-shaped { opType | op_type, attribute: [...] }.
+// 'ai.onnx' is the default domain, ''.
+export const canonicalDomain = (domain) => (domain === 'ai.onnx' ? '' : domain);
+
+// { opType, domain?, attributes: { axis: 1 } } or a NodeProto-shaped { opType | op_type, domain?,
+// attribute: [...] }. Returns { domain, opType, attrs } (domain '' for the default ONNX domain;
+// the registry says which domains and ops run).
 export function normalizeNode(node) {
   if (!node || typeof node !== 'object') throw invalidArgument('node must be an object such as { opType, attributes }');
   const opType = node.opType ?? node.op_type;
   if (typeof opType !== 'string') throw invalidArgument('node.opType must be a string');
-  const domain = node.domain ?? '';
-  if (domain !== '' && domain !== 'ai.onnx')
-    throw invalidArgument(`node ${opType} is in domain '${domain}'; onnx-wasm runs the default ONNX domain only`);
+  const domain = canonicalDomain(node.domain ?? '');
+  if (typeof domain !== 'string') throw invalidArgument(`node ${opType}: domain must be a string, got ${String(domain)}`);
   const attrs = Array.isArray(node.attribute)
     ? node.attribute.map((a) => attributeFromProto(a))
     : Array.from(node.attributes instanceof Map ? node.attributes : Object.entries(node.attributes ?? {}),
       ([k, v]) => attributeFromValue(k, v));
-  return { opType, attrs };
+  return { domain, opType, attrs };
 }
 
 let knownOps = null;
+let domainRanges = null;   // domain -> [min, max] opset, from the registry
 
-// The opset to pass to the binding. It takes an int32: an opset beyond that range (a model may
-// import opset 2^32 + 13) would wrap around to a supported one, so it is refused here (for an op
-// the registry has; of an unknown op the binding reports the op first, as for any opset).
-export function opsetOf(opType, options) {
-  getModule();   // (its error before init)
-  const [minOpset, maxOpset] = opsetRange();
-  const opset = options?.opset ?? maxOpset;
+// The opset of the node's domain to pass to the binding. options.opset is that domain's version:
+// a number, or { domain, version } as in onnxruntime-web's op tests (its domain must be the
+// node's). Default: the newest the registry has for the domain. The binding takes an int32: an
+// opset beyond that range (a model may import opset 2^32 + 13) would wrap around to a supported
+// one, so it is refused here (for an op the registry has; of an unknown op the binding reports
+// the op first, as for any opset).
+export function opsetOf(domain, opType, options) {
+  const m = getModule();   // (its error before init)
+  domainRanges ??= new Map(m.runtimeFacts().domains.map((d) => [d.domain, [d.minOpset, d.maxOpset]]));
+  const [minOpset, maxOpset] = domainRanges.get(domain) ?? opsetRange();
+  let opset = options?.opset ?? maxOpset;
+  if (typeof opset === 'object' && opset !== null) {
+    const given = canonicalDomain(opset.domain ?? '');
+    if (given !== domain)
+      throw invalidArgument(`options.opset is for domain '${given}', but node ${opType} is in domain '${domain}'`);
+    opset = opset.version;
+  }
   if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
   if (opset > 0x7fffffff || opset < -0x80000000) {
-    knownOps ??= new Set(opVersions().map((v) => v.op));
-    if (!knownOps.has(opType)) return 0;
-    throw new OpsetError(`${opType}: opset ${opset} is outside the supported range [${minOpset}, ${maxOpset}]`);
+    knownOps ??= new Set(opVersions().map((v) => `${v.domain}/${v.op}`));
+    if (!knownOps.has(`${domain}/${opType}`)) return 0;
+    const name = domain ? `${domain}.${opType}` : opType;
+    throw new OpsetError(`${name}: opset ${opset} is outside the supported range [${minOpset}, ${maxOpset}]${domain ? ` of domain '${domain}'` : ''}`);
   }
   return opset;
 }
@@ -95,13 +111,13 @@ export function opsetOf(opType, options) {
 // { type, data, dims } (copied in for the call). Returns new Tensors; the caller disposes them.
 export function runNode(node, inputs, options = {}) {
   const m = getModule();
-  const { opType, attrs } = normalizeNode(node);
-  const opset = opsetOf(opType, options);
+  const { domain, opType, attrs } = normalizeNode(node);
+  const opset = opsetOf(domain, opType, options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array of tensors');
   const { tensors: given, made } = tensorsFromLikes(inputs, (i) => `inputs[${i}]`);
   try {
     const handles = given.map((t) => (t ? t.handle : 0));
-    const outputs = check(m.runNode(opType, opset, attrs, handles));
+    const outputs = check(m.runNode(domain, opType, opset, attrs, handles));
     const tensors = [];
     try {
       for (const h of outputs) tensors.push(tensorFromHandle(h));   // (frees h itself when it throws)
@@ -116,7 +132,9 @@ export function runNode(node, inputs, options = {}) {
   }
 }
 
+// (null or undefined: an omitted optional input, type 0)
 function valueInfoOf(x, i) {
+  if (x === null || x === undefined) return { type: 0, dims: null };
   if (x instanceof Tensor) {
     const value = x.type === 'int64' && x.size <= 64 ? Array.from(x.data, Number) : undefined;
     return { type: typeByName(x.type).id, dims: Array.from(x.dims), value };
@@ -140,14 +158,15 @@ function valueInfoOf(x, i) {
 }
 
 // Output types and shapes of one node, without running it. Inputs: { type, dims, value? } with
-// dims entries a number, a symbolic name or null (unknown); dims null for an unknown rank.
+// dims entries a number, a symbolic name or null (unknown); dims null for an unknown rank; null
+// for an omitted optional input.
 export function inferShapes(node, inputs, options = {}) {
   const m = getModule();
-  const { opType, attrs } = normalizeNode(node);
-  const opset = opsetOf(opType, options);
+  const { domain, opType, attrs } = normalizeNode(node);
+  const opset = opsetOf(domain, opType, options);
   if (!Array.isArray(inputs)) throw invalidArgument('inputs must be an array');
-  const infos = inputs.map(valueInfoOf);
-  return check(m.inferNode(opType, opset, attrs, infos)).map((o) => {
+  const infos = Array.from(inputs, valueInfoOf);
+  return check(m.inferNode(domain, opType, opset, attrs, infos)).map((o) => {
     // As for run outputs (tensorFromHandle): no dims that JS numbers cannot hold exactly.
     const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
     if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(o.dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);
@@ -155,7 +174,8 @@ export function inferShapes(node, inputs, options = {}) {
   });
 }
 
-// The registry table: every op version with its opset range, input types and attributes.
+// The registry table: every op version with its domain, opset range, input types, attributes and
+// capabilities.
 export function opVersions() {
   return getModule().opVersions();
 }

@@ -1,63 +1,89 @@
-// prepareNode: a node parsed and resolved once (Module.prepareNode), run many times through
-// Module.nodeRunHandle (integers in, an integer out, the output's type and dims written where
-// tensorFromRun reads them: one crossing a run). InferenceSession runs its nodes this way;
-// runNode is the one-off form. A run that gives 0 is made again through Module.nodeRun, which
-// returns the output or the failure (binding.mjs).
+// prepareNode: a node parsed and resolved once (Module.prepareNode: its attributes parsed into the
+// op version's parameters), run many times through Module.nodeRunHandle: the input handles are
+// written to the binding's input area in wasm memory, then one call with integers in and an
+// integer out, the output's type and dims written where tensorFromRun reads them. Any number of
+// inputs; an omitted optional input is handle 0. InferenceSession runs its nodes this way; runNode
+// is the one-off form. A run that gives 0 is made again through Module.nodeRun, which returns the
+// output or the failure (binding.mjs).
 // Memory: the PreparedNode owns a C++ object freed by dispose() (or when garbage collected); the
 // Tensors that run() returns belong to the caller.
 import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
-import { getModule, loadedModule, runCalls } from './runtime.mjs';
+import { getModule, loadedModule, refreshInfo, runCalls } from './runtime.mjs';
 import { Tensor, handleOf, tensorFromHandle, tensorFromRun } from './tensor.mjs';
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
   : null;
 
+// The binding's input area: its index in runCalls.info (an Int32Array over wasm memory) and how
+// many handles it holds. Asked for once, and again when a node takes more inputs.
+let inputsAt = 0, inputsRoom = 0;
+
+function makeRoom(n) {
+  const address = loadedModule.inputsAddress(Math.max(n, 8));
+  if (!address) throw invalidArgument(`cannot make room for ${n} input handles in wasm memory`);
+  inputsAt = address / 4;
+  inputsRoom = Math.max(n, 8);
+  refreshInfo();   // (the area may lie beyond the view a threads build made before it grew)
+}
+
+// Writes the handles of values[at[k]] (k < n; -1 in `at` or an undefined value: an omitted input)
+// to the input area, and runs node `node`: the output Tensor.
+function runAt(node, values, at, n) {
+  if (n > inputsRoom) makeRoom(n);
+  let heap = runCalls.info;
+  if (heap.length === 0) heap = refreshInfo();   // (memory growth detached the view)
+  for (let k = 0; k < n; ++k) {
+    const i = at === null ? k : at[k];
+    const t = i < 0 ? undefined : values[i];
+    heap[inputsAt + k] = t === undefined || t === null ? 0 : handleOf(t);
+  }
+  const h = runCalls.nodeRunHandle(node, n);
+  return h ? tensorFromRun(h) : tensorFromHandle(check(loadedModule.nodeRun(node, n)));
+}
+
 export class PreparedNode {
   #node = 0;
-  #arity;
   #label;
 
   constructor(node, options = {}) {
     const m = getModule();
-    const { opType, attrs } = normalizeNode(node);
-    const opset = opsetOf(opType, options);
-    const prepared = check(m.prepareNode(opType, opset, attrs));
+    const { domain, opType, attrs } = normalizeNode(node);
+    const opset = opsetOf(domain, opType, options);
+    const prepared = check(m.prepareNode(domain, opType, opset, attrs));
     this.#node = prepared.node;
-    this.#arity = prepared.inputs;
-    this.#label = `${opType} at opset ${opset}`;
+    this.#label = `${domain ? `${domain}.` : ''}${opType} at opset ${opset}`;
     finalizer?.register(this, prepared.node, this);
   }
 
-  // Inputs: Tensors of this package (used in place, no copy). Returns [output Tensor].
+  // Inputs: Tensors of this package (used in place, no copy), null or undefined for an omitted
+  // optional input. Returns [output Tensor]. The op version checks the count.
   run(inputs) {
-    const n = this.#node;
-    if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
-    const a = inputs[0], b = inputs[1];
-    if (inputs.length !== this.#arity || !(a instanceof Tensor) || (this.#arity === 2 && !(b instanceof Tensor))) {
-      if (inputs.length !== this.#arity) throw invalidArgument(`${this.#label} takes ${this.#arity} input(s), got ${inputs.length}`);
-      throw invalidArgument(`${this.#label}: inputs must be Tensors of onnx-wasm`);
+    if (!this.#node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
+    if (!Array.isArray(inputs)) throw invalidArgument(`${this.#label}: inputs must be an array of Tensors`);
+    for (let k = 0; k < inputs.length; ++k) {
+      const t = inputs[k];
+      if (t !== null && t !== undefined && !(t instanceof Tensor)) throw invalidArgument(`${this.#label}: inputs must be Tensors of onnx-wasm`);
     }
-    return [this.runTensors(a, this.#arity === 2 ? b : undefined)];
+    return [runAt(this.#node, inputs, null, inputs.length)];
   }
 
-  // The same for one or two Tensors, returning the output Tensor: the per-node call of
-  // InferenceSession and external-data.mjs, whose values are always Tensors of this package (so
-  // no instanceof here: in a session's first runs, before V8 optimizes, each costs a call).
-  runTensors(a, b) {
-    const n = this.#node;
-    if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
-    if ((this.#arity === 2) !== (b !== undefined)) return this.run(b === undefined ? [a] : [a, b])[0];   // (its error)
-    const bh = b === undefined ? 0 : handleOf(b), ah = handleOf(a);
-    const h = runCalls.nodeRunHandle(n, ah, bh, this.#arity);
-    return h ? tensorFromRun(h) : tensorFromHandle(check(loadedModule.nodeRun(n, ah, bh, this.#arity)));
+  // The same for values[at[0]], values[at[1]], ... (n of them; -1 in `at`: omitted), returning the
+  // output Tensor: the per-node call of InferenceSession (values: its slots) and external-data.mjs,
+  // whose values are always Tensors of this package (so no instanceof here: in a session's first
+  // runs, before V8 optimizes, each costs a call). `at` null: values[0..n).
+  runTensors(values, at, n) {
+    const node = this.#node;
+    if (!node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
+    return runAt(node, values, at, n);
   }
 
-  // For a Gather whose data (type id and dims) is a table outside memory: the same checks as a run
-  // (the same errors), then { rows, remapped }: int64 Tensors of the distinct rows to read,
-  // ascending, and of the indices as positions among them. The caller owns both.
+  // For an op whose capabilities say it reads a table by rows (a Gather), with its data (type id
+  // and dims) a table outside memory: the same checks as a run (the same errors), then { rows,
+  // remapped }: int64 Tensors of the distinct rows to read, ascending, and of the indices as
+  // positions among them. The caller owns both.
   gatherRows(indices, typeId, dims) {
     const n = this.#node;
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);

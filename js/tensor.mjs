@@ -14,13 +14,9 @@ const FROM_HANDLE = Symbol('fromHandle');
 const FROZEN = 1, REGISTERED = 2;   // Tensor's #flags
 // Tensor[UNINITIALIZED](type, dims): for js/model/ loaders, not part of the public API.
 export const UNINITIALIZED = Symbol('uninitialized');
-// For InferenceSession: passedCheck(t, spec), whether `t` is a Tensor that has passed the check
-// against a graph input (its spec, of fixed dims), and rememberCheck(t, spec) once it has. A
-// tensor's type and dims never change, so a feed given again, as most are run after run, is not
-// checked again: in V8's first tiers, a session's first runs, the checks of a tiny Gather's two
-// feeds took 0.2 µs. handleOf(t): t.handle for js/ internals (a call, where the getter's access cost
-// more in those tiers).
-export let passedCheck, rememberCheck, handleOf;
+// handleOf(t): t.handle for js/ internals (a call, where the getter's access cost more in V8's
+// first tiers, a session's first runs).
+export let handleOf;
 let stringWrites = 0;   // writes through any string tensor's data array (see #stringArray)
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((ptr) => getModule().tensorDelete(ptr))
@@ -118,12 +114,9 @@ export class Tensor {
   // FROZEN: #dims is frozen (when first read, below); REGISTERED: with the finalizer. (One field
   // for both: each private field costs a run output about 10 ns to make in V8's first tiers.)
   #flags = 0;
-  #passed = null;  // the graph input (its spec) whose check this tensor last passed (passedCheck)
 
   static {
-    passedCheck = (t, spec) => typeof t === 'object' && t !== null && #passed in t && t.#passed === spec;
     handleOf = (t) => t.#ptr || t.handle;   // (t.handle throws the disposed tensor's error)
-    rememberCheck = (t, spec) => { t.#passed = spec; };
     registerAll = (list) => {
       for (let i = 0; i < list.length; ++i) {
         const t = list[i];

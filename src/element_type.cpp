@@ -20,10 +20,9 @@ const ElementTypeInfo* element_type_info(int32_t id) {
   return nullptr;
 }
 
-const ElementTypeInfo* element_type_by_js_name(const std::string& name) {
-  for (const ElementTypeInfo& info : kInfos)
-    if (name == info.js_name) return &info;
-  return nullptr;
+int element_bits(ElementType t) {
+  const ElementTypeInfo* info = element_type_info(static_cast<int32_t>(t));
+  return info ? info->bits : 0;
 }
 
 bool storage_bytes(ElementType t, int64_t count, int64_t* bytes) {

@@ -25,7 +25,9 @@ struct ElementTypeInfo {
 
 // Null for an unknown id.
 const ElementTypeInfo* element_type_info(int32_t id);
-const ElementTypeInfo* element_type_by_js_name(const std::string& name);
+// Bits an element takes (4 for int4, 2 for int2: packed); 0 for string and unknown types. Widths
+// in bytes come from this, where a sub-byte type must be refused, never read as 0 bytes.
+int element_bits(ElementType t);
 inline const char* onnx_name(ElementType t) {
   const ElementTypeInfo* info = element_type_info(static_cast<int32_t>(t));
   return info ? info->onnx_name : "undefined";

@@ -1,6 +1,8 @@
 #include "registry.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "ops/ops.h"
 
@@ -24,10 +26,10 @@ const TypeSet kWithInt2 = kWithE8m0 | TypeSet{E::Int2, E::Uint2};
 const TypeSet kIndexTypes = {E::Int32, E::Int64};
 const TypeSet kInt64 = {E::Int64};
 
-std::vector<InputSpec> data_in(TypeSet t) { return {{"data", "T", t, false}}; }
-std::vector<InputSpec> gather_in(TypeSet t) { return {{"data", "T", t, false}, {"indices", "Tind", kIndexTypes, false}}; }
-std::vector<InputSpec> flatten_in(TypeSet t) { return {{"input", "T", t, false}}; }
-std::vector<InputSpec> reshape_in(TypeSet t) { return {{"data", "T", t, false}, {"shape", "tensor(int64)", kInt64, true}}; }
+std::vector<InputSpec> data_in(TypeSet t) { return {{"data", "T", t}}; }
+std::vector<InputSpec> gather_in(TypeSet t) { return {{"data", "T", t}, {"indices", "Tind", kIndexTypes}}; }
+std::vector<InputSpec> flatten_in(TypeSet t) { return {{"input", "T", t}}; }
+std::vector<InputSpec> reshape_in(TypeSet t) { return {{"data", "T", t}, {"shape", "tensor(int64)", kInt64, true}}; }
 
 const std::vector<AttrSpec> kAxis = {{"axis", AttrKind::Int, false}};
 const std::vector<AttrSpec> kReshape1Attrs = {{"shape", AttrKind::Ints, true},
@@ -35,71 +37,136 @@ const std::vector<AttrSpec> kReshape1Attrs = {{"shape", AttrKind::Ints, true},
 const std::vector<AttrSpec> kNoAttrs = {};
 const std::vector<AttrSpec> kAllowzero = {{"allowzero", AttrKind::Int, false}};
 
+// Gather reads its data (input 0) by rows from outside memory when it gathers along axis 0.
+const Capabilities kGatherCaps = {false, 0, "axis", plan_gather_rows};
+const Capabilities kView = {true, -1, nullptr, nullptr};
+
 #define SPEC(op, v) "https://onnx.ai/onnx/operators/onnx__" #op ".html#" #op "-" #v
 
 }  // namespace
 
+const std::vector<DomainInfo>& domains() {
+  static const std::vector<DomainInfo> table = {{"", kMinOpset, kMaxOpset}};
+  return table;
+}
+
 const std::vector<OpVersion>& op_versions() {
   static const std::vector<OpVersion> table = {
-      // op, since, until, inputs, attributes, infer, run, spec
-      {"Gather", 1, 10, gather_in(kClassic), kAxis, infer_gather, run_gather, SPEC(Gather, 1)},
-      {"Gather", 11, 12, gather_in(kClassic), kAxis, infer_gather, run_gather, SPEC(Gather, 11)},
-      {"Gather", 13, kMaxOpset, gather_in(kWithBf16), kAxis, infer_gather, run_gather, SPEC(Gather, 13)},
+      // domain, op, since, until, inputs, attributes, parse, infer, run, capabilities, spec
+      {"", "Gather", 1, 10, gather_in(kClassic), kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 1)},
+      {"", "Gather", 11, 12, gather_in(kClassic), kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 11)},
+      {"", "Gather", 13, kMaxOpset, gather_in(kWithBf16), kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 13)},
 
-      {"Flatten", 1, 8, flatten_in(kFloats), kAxis, infer_flatten_1, run_view, SPEC(Flatten, 1)},
-      {"Flatten", 9, 10, flatten_in(kClassic), kAxis, infer_flatten_1, run_view, SPEC(Flatten, 9)},
-      {"Flatten", 11, 12, flatten_in(kClassic), kAxis, infer_flatten_11, run_view, SPEC(Flatten, 11)},
-      {"Flatten", 13, 20, flatten_in(kWithBf16), kAxis, infer_flatten_11, run_view, SPEC(Flatten, 13)},
-      {"Flatten", 21, 22, flatten_in(kWithInt4), kAxis, infer_flatten_11, run_view, SPEC(Flatten, 21)},
-      {"Flatten", 23, 23, flatten_in(kWithFloat4), kAxis, infer_flatten_11, run_view, SPEC(Flatten, 23)},
-      {"Flatten", 24, 24, flatten_in(kWithE8m0), kAxis, infer_flatten_11, run_view, SPEC(Flatten, 24)},
-      {"Flatten", 25, kMaxOpset, flatten_in(kWithInt2), kAxis, infer_flatten_11, run_view, SPEC(Flatten, 25)},
+      {"", "Flatten", 1, 8, flatten_in(kFloats), kAxis, parse_flatten, infer_flatten_1, run_view, kView, SPEC(Flatten, 1)},
+      {"", "Flatten", 9, 10, flatten_in(kClassic), kAxis, parse_flatten, infer_flatten_1, run_view, kView, SPEC(Flatten, 9)},
+      {"", "Flatten", 11, 12, flatten_in(kClassic), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 11)},
+      {"", "Flatten", 13, 20, flatten_in(kWithBf16), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 13)},
+      {"", "Flatten", 21, 22, flatten_in(kWithInt4), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 21)},
+      {"", "Flatten", 23, 23, flatten_in(kWithFloat4), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 23)},
+      {"", "Flatten", 24, 24, flatten_in(kWithE8m0), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 24)},
+      {"", "Flatten", 25, kMaxOpset, flatten_in(kWithInt2), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 25)},
 
-      {"Reshape", 1, 4, data_in(kFloats), kReshape1Attrs, infer_reshape_1, run_view, SPEC(Reshape, 1)},
-      {"Reshape", 5, 12, reshape_in(kClassic), kNoAttrs, infer_reshape_5, run_view, SPEC(Reshape, 5)},
-      {"Reshape", 13, 13, reshape_in(kWithBf16), kNoAttrs, infer_reshape_5, run_view, SPEC(Reshape, 13)},
-      {"Reshape", 14, 18, reshape_in(kWithBf16), kAllowzero, infer_reshape_5, run_view, SPEC(Reshape, 14)},
-      {"Reshape", 19, 20, reshape_in(kWithFloat8), kAllowzero, infer_reshape_5, run_view, SPEC(Reshape, 19)},
-      {"Reshape", 21, 22, reshape_in(kWithInt4), kAllowzero, infer_reshape_5, run_view, SPEC(Reshape, 21)},
-      {"Reshape", 23, 23, reshape_in(kWithFloat4), kAllowzero, infer_reshape_5, run_view, SPEC(Reshape, 23)},
-      {"Reshape", 24, 24, reshape_in(kWithE8m0), kAllowzero, infer_reshape_5, run_view, SPEC(Reshape, 24)},
-      {"Reshape", 25, kMaxOpset, reshape_in(kWithInt2), kAllowzero, infer_reshape_5, run_view, SPEC(Reshape, 25)},
+      {"", "Reshape", 1, 4, data_in(kFloats), kReshape1Attrs, parse_reshape, infer_reshape_1, run_view, kView, SPEC(Reshape, 1)},
+      {"", "Reshape", 5, 12, reshape_in(kClassic), kNoAttrs, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 5)},
+      {"", "Reshape", 13, 13, reshape_in(kWithBf16), kNoAttrs, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 13)},
+      {"", "Reshape", 14, 18, reshape_in(kWithBf16), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 14)},
+      {"", "Reshape", 19, 20, reshape_in(kWithFloat8), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 19)},
+      {"", "Reshape", 21, 22, reshape_in(kWithInt4), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 21)},
+      {"", "Reshape", 23, 23, reshape_in(kWithFloat4), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 23)},
+      {"", "Reshape", 24, 24, reshape_in(kWithE8m0), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 24)},
+      {"", "Reshape", 25, kMaxOpset, reshape_in(kWithInt2), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 25)},
   };
   return table;
 }
 
-std::vector<std::string> supported_ops() {
+std::string OpVersion::label() const {
+  std::string s = domain[0] ? std::string(domain) + "." : std::string();
+  return s.append(op).append("-").append(std::to_string(since));
+}
+
+size_t OpVersion::min_inputs() const {
+  size_t n = 0;
+  while (n < inputs.size() && !inputs[n].optional) ++n;
+  return n;
+}
+
+size_t OpVersion::max_inputs() const { return !inputs.empty() && inputs.back().variadic ? SIZE_MAX : inputs.size(); }
+
+std::string canonical_domain(const std::string& domain) { return domain == "ai.onnx" ? std::string() : domain; }
+
+std::vector<std::string> supported_ops(const std::string& domain) {
   std::vector<std::string> ops;
   for (const OpVersion& v : op_versions())
-    if (std::find(ops.begin(), ops.end(), v.op) == ops.end()) ops.emplace_back(v.op);
+    if (domain == v.domain && std::find(ops.begin(), ops.end(), v.op) == ops.end()) ops.emplace_back(v.op);
   return ops;
 }
 
 // Error paths that build their message in steps, apart from the checks (see ONNXWASM_COLD).
 namespace {
 
-ONNXWASM_COLD Status unsupported_op_error(const std::string& op) {
+std::string list_of(const std::vector<std::string>& items) {
   std::string list;
-  for (const std::string& s : supported_ops()) list += (list.empty() ? "" : ", ") + s;
-  return Status(StatusCode::UnsupportedOp, "op '" + op + "' is not supported; onnx-wasm runs " + list);
+  for (const std::string& s : items) list += (list.empty() ? "" : ", ") + s;
+  return list;
+}
+
+ONNXWASM_COLD Status unsupported_op_error(const std::string& domain, const std::string& op) {
+  const std::vector<std::string> ops = supported_ops(domain);
+  if (domain.empty())
+    return Status(StatusCode::UnsupportedOp, "op '" + op + "' is not supported; onnx-wasm runs " + list_of(ops));
+  std::vector<std::string> names;
+  for (const DomainInfo& d : domains()) names.push_back(d.domain[0] ? "'" + std::string(d.domain) + "'" : "'' (ai.onnx)");
+  if (ops.empty())
+    return Status(StatusCode::UnsupportedOp, "op '" + op + "' of domain '" + domain +
+                                                 "' is not supported; onnx-wasm runs the domains " + list_of(names));
+  return Status(StatusCode::UnsupportedOp, "op '" + op + "' of domain '" + domain +
+                                               "' is not supported; onnx-wasm runs " + list_of(ops) + " there");
+}
+
+ONNXWASM_COLD Status opset_error(const std::string& domain, const std::string& op, int opset, const DomainInfo* d) {
+  const std::string name = domain.empty() ? op : domain + "." + op;
+  if (opset < d->min_opset || opset > d->max_opset)
+    return Status(StatusCode::Opset, name + ": opset " + std::to_string(opset) + " is outside the supported range [" +
+                                         std::to_string(d->min_opset) + ", " + std::to_string(d->max_opset) + "]" +
+                                         (domain.empty() ? "" : " of domain '" + domain + "'"));
+  return Status(StatusCode::Opset, name + ": no version is defined at opset " + std::to_string(opset));
+}
+
+ONNXWASM_COLD Status input_count_error(const OpVersion& v, size_t given) {
+  const size_t lo = v.min_inputs(), hi = v.max_inputs();
+  std::string takes = std::to_string(lo);
+  if (hi == SIZE_MAX) takes = "at least " + takes;
+  else if (hi != lo) takes += " to " + std::to_string(hi);
+  return Status(StatusCode::Input, v.label() + " takes " + takes + " input" + (hi == 1 ? "" : "s") + ", got " +
+                                       std::to_string(given));
 }
 
 ONNXWASM_COLD Status input_type_error(const OpVersion& v, size_t i, ElementType type) {
-  const InputSpec& in = v.inputs[i];
+  const InputSpec& in = v.input(i);
   const std::string allowed = in.constraint[0] == 't' ? "input '" + std::string(in.name) + "' must be " + in.constraint
                                                       : std::string(in.constraint) + " must be one of " + in.types.describe();
   // NOLINTBEGIN(performance-inefficient-string-concatenation)
   const std::string label = v.label();
   std::string msg = label + ": input " + std::to_string(i) + " ('" + in.name + "') has type tensor(" +
-                    onnx_name(type) + "), which " + label + " does not allow; " + allowed;
+                    onnx_name(type) + ")" + (type == ElementType::Undefined ? " (it was omitted)" : "") + ", which " +
+                    label + " does not allow; " + (type == ElementType::Undefined ? "it is not optional" : allowed);
   // NOLINTEND(performance-inefficient-string-concatenation)
+  const size_t k = std::min(i, v.inputs.size() - 1);
   for (const OpVersion& later : op_versions())
-    if (later.op == v.op && later.since > v.since && later.inputs.size() > i && later.inputs[i].types.contains(type)) {
+    if (std::string(later.domain) == v.domain && later.op == v.op && later.since > v.since && later.inputs.size() > k &&
+        later.inputs[k].types.contains(type)) {
       msg.append(" (tensor(").append(onnx_name(type)).append(") needs opset ")
           .append(std::to_string(later.since)).append(" or later)");
       break;
     }
   return Status(StatusCode::Type, msg);
+}
+
+ONNXWASM_COLD Status shared_type_error(const OpVersion& v, size_t first, size_t i, ElementType a, ElementType b) {
+  return Status(StatusCode::Type, v.label() + ": input " + std::to_string(i) + " ('" + v.input(i).name + "') has type tensor(" +
+                                      onnx_name(b) + ") but input " + std::to_string(first) + " ('" + v.input(first).name +
+                                      "') has tensor(" + onnx_name(a) + "); both are " + v.input(i).constraint +
+                                      ", one type");
 }
 
 ONNXWASM_COLD Status unknown_attribute_error(const OpVersion& v, const std::string& name) {
@@ -111,31 +178,42 @@ ONNXWASM_COLD Status unknown_attribute_error(const OpVersion& v, const std::stri
 
 }  // namespace
 
-Status resolve_op(const std::string& op, int opset, const OpVersion** out) {
+Status resolve_op(const std::string& given_domain, const std::string& op, int opset, const OpVersion** out) {
+  const std::string domain = canonical_domain(given_domain);
+  const DomainInfo* d = nullptr;
+  for (const DomainInfo& x : domains())
+    if (domain == x.domain) d = &x;
   bool known = false;
-  for (const OpVersion& v : op_versions()) {
-    if (op != v.op) continue;
-    known = true;
-    if (opset >= kMinOpset && opset <= kMaxOpset && v.since <= opset && opset <= v.until) {
-      *out = &v;
-      return Status::ok();
+  if (d) {
+    for (const OpVersion& v : op_versions()) {
+      if (op != v.op || domain != v.domain) continue;
+      known = true;
+      if (opset >= d->min_opset && opset <= d->max_opset && v.since <= opset && opset <= v.until) {
+        *out = &v;
+        return Status::ok();
+      }
     }
   }
-  if (!known) return unsupported_op_error(op);
-  if (opset < kMinOpset || opset > kMaxOpset)
-    return ONNXWASM_ERROR(StatusCode::Opset, op + ": opset " + std::to_string(opset) + " is outside the supported range [" +
-                                         std::to_string(kMinOpset) + ", " + std::to_string(kMaxOpset) + "]");
-  return ONNXWASM_ERROR(StatusCode::Opset, op + ": no version is defined at opset " + std::to_string(opset));
+  if (!known) return unsupported_op_error(domain, op);
+  return opset_error(domain, op, opset, d);
 }
 
 Status check_input_types(const OpVersion& v, const std::vector<ElementType>& input_types) {
   // The label is built on error paths only: this runs on every prepared run.
-  if (input_types.size() != v.inputs.size())
-    return ONNXWASM_ERROR(StatusCode::Input, v.label() + " takes " + std::to_string(v.inputs.size()) + " input" +
-                                         (v.inputs.size() == 1 ? "" : "s") + ", got " +
-                                         std::to_string(input_types.size()));
-  for (size_t i = 0; i < v.inputs.size(); ++i)
-    if (!v.inputs[i].types.contains(input_types[i])) return input_type_error(v, i, input_types[i]);
+  const size_t n = input_types.size();
+  if (n < v.min_inputs() || n > v.max_inputs()) return input_count_error(v, n);
+  for (size_t i = 0; i < n; ++i) {
+    const InputSpec& in = v.input(i);
+    if (input_types[i] == ElementType::Undefined && in.optional) continue;   // omitted
+    if (!in.types.contains(input_types[i])) return input_type_error(v, i, input_types[i]);
+    // Inputs of one constraint letter ("T") have one type: compared with the first given.
+    if (in.constraint[0] == 't') continue;
+    for (size_t j = 0; j < i; ++j)
+      if (input_types[j] != ElementType::Undefined && !std::strcmp(v.input(j).constraint, in.constraint)) {
+        if (input_types[j] != input_types[i]) return shared_type_error(v, j, i, input_types[j], input_types[i]);
+        break;
+      }
+  }
   return Status::ok();
 }
 
@@ -159,6 +237,11 @@ Status check_attributes(const OpVersion& v, const Attributes& attrs) {
 Status check_node(const OpVersion& v, const Attributes& attrs, const std::vector<ElementType>& input_types) {
   ONNXWASM_RETURN_IF_ERROR(check_input_types(v, input_types));
   return check_attributes(v, attrs);
+}
+
+Status parse_params(const OpVersion& v, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
+  ONNXWASM_RETURN_IF_ERROR(check_attributes(v, attrs));
+  return v.parse(v, attrs, out);
 }
 
 }  // namespace onnxwasm

@@ -36,26 +36,28 @@ Status check_output_sizes(const OpVersion& v, const std::vector<ValueInfo>& outp
 
 }  // namespace
 
-Status infer_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<ValueInfo>& inputs,
-                  std::vector<ValueInfo>* outputs) {
+Status infer_node(const std::string& domain, const std::string& op, int opset, const Attributes& attrs,
+                  const std::vector<ValueInfo>& inputs, std::vector<ValueInfo>* outputs) {
   const OpVersion* v = nullptr;
-  ONNXWASM_RETURN_IF_ERROR(resolve_op(op, opset, &v));
+  ONNXWASM_RETURN_IF_ERROR(resolve_op(domain, op, opset, &v));
   std::vector<ElementType> types;
   types.reserve(inputs.size());
   for (const ValueInfo& in : inputs) types.push_back(in.type);
-  ONNXWASM_RETURN_IF_ERROR(check_node(*v, attrs, types));
+  ONNXWASM_RETURN_IF_ERROR(check_input_types(*v, types));
+  std::unique_ptr<OpParams> params;
+  ONNXWASM_RETURN_IF_ERROR(parse_params(*v, attrs, &params));
   ONNXWASM_RETURN_IF_ERROR(check_input_dims(*v, inputs));
   std::vector<ValueInfo> result;
-  ONNXWASM_RETURN_IF_ERROR(v->infer(*v, attrs, inputs, &result));
+  ONNXWASM_RETURN_IF_ERROR(v->infer(*v, *params, inputs, &result));
   ONNXWASM_RETURN_IF_ERROR(check_output_sizes(*v, result));
   *outputs = std::move(result);
   return Status::ok();
 }
 
-Status run_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<const Tensor*>& inputs,
-                std::vector<Tensor>* outputs) {
+Status run_node(const std::string& domain, const std::string& op, int opset, const Attributes& attrs,
+                const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
   PreparedOp p;
-  ONNXWASM_RETURN_IF_ERROR(PreparedOp::prepare(op, opset, attrs, &p));
+  ONNXWASM_RETURN_IF_ERROR(PreparedOp::prepare(domain, op, opset, attrs, &p));
   Tensor out;
   ONNXWASM_RETURN_IF_ERROR(p.run(inputs.data(), inputs.size(), &out));
   outputs->clear();
@@ -63,26 +65,31 @@ Status run_node(const std::string& op, int opset, const Attributes& attrs, const
   return Status::ok();
 }
 
-Status PreparedOp::prepare(const std::string& op, int opset, Attributes attrs, PreparedOp* out) {
+Status PreparedOp::prepare(const std::string& domain, const std::string& op, int opset, const Attributes& attrs,
+                           PreparedOp* out) {
   const OpVersion* v = nullptr;
-  ONNXWASM_RETURN_IF_ERROR(resolve_op(op, opset, &v));
+  ONNXWASM_RETURN_IF_ERROR(resolve_op(domain, op, opset, &v));
   out->v_ = v;
-  // Attributes do not change between runs: a run checks them again only if they failed here,
-  // to report the error in check_node's order (input types first).
-  out->attrs_ok_ = check_attributes(*v, attrs).is_ok();
-  out->attrs_ = std::move(attrs);
+  // Attributes do not change between runs: they are parsed once, here. A failure is reported by
+  // each run, after the input types (check_node's order).
+  out->params_.reset();
+  out->params_status_ = parse_params(*v, attrs, &out->params_);
   return Status::ok();
 }
 
 bool PreparedOp::same_inputs_as_inferred(const Tensor* const* inputs, size_t n) const {
   if (!inferred_valid_ || n != types_.size()) return false;
   for (size_t i = 0; i < n; ++i) {
-    const Tensor& t = *inputs[i];
-    if (t.type != types_[i] || t.dims != inferred_dims_[i]) return false;
-    if (v_->inputs[i].value_needed) {
+    const Tensor* t = inputs[i];
+    if (!t) {
+      if (types_[i] != ElementType::Undefined) return false;
+      continue;
+    }
+    if (t->type != types_[i] || t->dims != inferred_dims_[i]) return false;
+    if (v_->input(i).value_needed) {
       const std::vector<int64_t>& values = *infos_[i].int_values;
-      if (static_cast<size_t>(t.element_count()) != values.size() ||
-          !std::equal(values.begin(), values.end(), reinterpret_cast<const int64_t*>(t.buffer->data())))
+      if (static_cast<size_t>(t->element_count()) != values.size() ||
+          !std::equal(values.begin(), values.end(), reinterpret_cast<const int64_t*>(t->buffer->data())))
         return false;
     }
   }
@@ -93,21 +100,22 @@ bool PreparedOp::same_inputs_as_inferred(const Tensor* const* inputs, size_t n) 
 // are Dims, so the concrete ones are kept to compare.)
 void PreparedOp::remember_inferred(const Tensor* const* inputs, size_t n) {
   inferred_dims_.resize(n);
-  for (size_t i = 0; i < n; ++i) inferred_dims_[i] = inputs[i]->dims;
+  for (size_t i = 0; i < n; ++i) {
+    if (inputs[i]) inferred_dims_[i] = inputs[i]->dims;
+    else inferred_dims_[i].clear();
+  }
   inferred_valid_ = true;
 }
 
 Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
   const OpVersion& v = *v_;
-  for (size_t i = 0; i < n; ++i)
-    if (!inputs[i]) return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": input " + std::to_string(i) + " is missing");
   if (!same_inputs_as_inferred(inputs, n)) {
     ONNXWASM_RETURN_IF_ERROR(infer_for_run(inputs, n));
     remember_inferred(inputs, n);
   }
   inputs_.assign(inputs, inputs + n);
   result_.clear();
-  Status s = v.run(v, attrs_, inputs_, inferred_, &result_);
+  Status s = v.run(v, *params_, inputs_, inferred_, &result_);
   if (s.is_ok()) *output = std::move(result_[0]);
   result_.clear();
   return s;
@@ -118,26 +126,29 @@ Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
 Status PreparedOp::infer_for_run(const Tensor* const* inputs, size_t n) {
   const OpVersion& v = *v_;
   inferred_valid_ = false;
+  for (size_t i = 0; i < n; ++i)
+    if (!inputs[i] && !(i < v.max_inputs() && v.input(i).optional))
+      return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": input " + std::to_string(i) + " is missing");
   types_.clear();
-  for (size_t i = 0; i < n; ++i) types_.push_back(inputs[i]->type);
+  for (size_t i = 0; i < n; ++i) types_.push_back(inputs[i] ? inputs[i]->type : ElementType::Undefined);
   ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
-  if (!attrs_ok_) ONNXWASM_RETURN_IF_ERROR(check_attributes(v, attrs_));
+  ONNXWASM_RETURN_IF_ERROR(params_status_);
   infos_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     ValueInfo& info = infos_[i];
-    info.type = inputs[i]->type;
-    info.rank_known = true;
+    info.type = types_[i];
     info.dims.clear();
+    info.int_values.reset();
+    info.rank_known = inputs[i] != nullptr;
+    if (!inputs[i]) continue;
     for (int64_t d : inputs[i]->dims) info.dims.push_back(Dim::known(d));
-    if (v.inputs[i].value_needed) {
+    if (v.input(i).value_needed) {
       const int64_t* p = reinterpret_cast<const int64_t*>(inputs[i]->buffer->data());
       info.int_values = std::vector<int64_t>(p, p + inputs[i]->element_count());
-    } else {
-      info.int_values.reset();
     }
   }
   inferred_.clear();
-  ONNXWASM_RETURN_IF_ERROR(v.infer(v, attrs_, infos_, &inferred_));
+  ONNXWASM_RETURN_IF_ERROR(v.infer(v, *params_, infos_, &inferred_));
   ONNXWASM_RETURN_IF_ERROR(check_output_sizes(v, inferred_));
   for (const ValueInfo& o : inferred_)
     if (!o.fully_known())
@@ -150,11 +161,11 @@ Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& 
                             Tensor* remapped, Tensor* rows) {
   const OpVersion& v = *v_;
   inferred_valid_ = false;   // inferred_ is about to hold this table's shapes
-  if (v.run != run_gather)
-    return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": only Gather reads a table kept outside memory");
+  if (!v.caps.plan_rows)
+    return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": this op does not read a table kept outside memory");
   types_.assign({data_type, indices.type});
   ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
-  if (!attrs_ok_) ONNXWASM_RETURN_IF_ERROR(check_attributes(v, attrs_));
+  ONNXWASM_RETURN_IF_ERROR(params_status_);
   infos_.resize(2);
   for (size_t i = 0; i < 2; ++i) {
     const std::vector<int64_t>& dims = i == 0 ? data_dims : indices.dims;
@@ -165,9 +176,9 @@ Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& 
     for (int64_t d : dims) infos_[i].dims.push_back(Dim::known(d));
   }
   inferred_.clear();
-  ONNXWASM_RETURN_IF_ERROR(v.infer(v, attrs_, infos_, &inferred_));
+  ONNXWASM_RETURN_IF_ERROR(v.infer(v, *params_, infos_, &inferred_));
   ONNXWASM_RETURN_IF_ERROR(check_output_sizes(v, inferred_));
-  return plan_gather_rows(v, attrs_, data_dims, indices, remapped, rows);
+  return v.caps.plan_rows(v, *params_, data_dims, indices, remapped, rows);
 }
 
 }  // namespace onnxwasm

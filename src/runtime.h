@@ -1,6 +1,7 @@
 // The two entry points behind the JS API: shape inference of one node, and running one node.
-// Both resolve the op version for the opset, check inputs and attributes against the registry,
-// and return a Status; neither aborts. On error the outputs are left empty.
+// Both resolve the op version for the (domain, op, opset), check inputs and attributes against
+// the registry, and return a Status; neither aborts. On error the outputs are left empty. An
+// omitted optional input is a ValueInfo of type Undefined, or a null Tensor.
 #pragma once
 #include <string>
 #include <vector>
@@ -9,26 +10,43 @@
 
 namespace onnxwasm {
 
-Status infer_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<ValueInfo>& inputs,
-                  std::vector<ValueInfo>* outputs);
+Status infer_node(const std::string& domain, const std::string& op, int opset, const Attributes& attrs,
+                  const std::vector<ValueInfo>& inputs, std::vector<ValueInfo>* outputs);
 
-// Inputs are borrowed; outputs own (or share, for Reshape and Flatten) their buffers.
-Status run_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<const Tensor*>& inputs,
-                std::vector<Tensor>* outputs);
+// Inputs are borrowed; outputs own (or share, for the ops whose capabilities say `view`) their
+// buffers.
+Status run_node(const std::string& domain, const std::string& op, int opset, const Attributes& attrs,
+                const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs);
 
-// A node resolved once (op version, attribute kinds) and run many times with the same checks as
-// run_node. Keeps its scratch vectors between runs so that a run allocates little more than its
+// The same in the default ONNX domain.
+inline Status infer_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<ValueInfo>& inputs,
+                         std::vector<ValueInfo>* outputs) {
+  return infer_node("", op, opset, attrs, inputs, outputs);
+}
+inline Status run_node(const std::string& op, int opset, const Attributes& attrs, const std::vector<const Tensor*>& inputs,
+                       std::vector<Tensor>* outputs) {
+  return run_node("", op, opset, attrs, inputs, outputs);
+}
+
+// A node resolved once (op version; attributes checked and parsed into the version's parameters)
+// and run many times with the same checks as run_node. Keeps its scratch vectors between runs so that a run allocates little more than its
 // output, and the shapes it inferred (as XNNPACK's operators keep a plan until the shapes change):
 // a run whose inputs have the types, dims (and, where inference reads them, the values) of the
 // last run that passed inference reuses its output shape. Not thread-safe: one caller at a time.
 class PreparedOp {
  public:
-  static Status prepare(const std::string& op, int opset, Attributes attrs, PreparedOp* out);
+  static Status prepare(const std::string& domain, const std::string& op, int opset, const Attributes& attrs,
+                        PreparedOp* out);
+  static Status prepare(const std::string& op, int opset, const Attributes& attrs, PreparedOp* out) {
+    return prepare("", op, opset, attrs, out);
+  }
   const OpVersion& version() const { return *v_; }
-  // `inputs` are borrowed; on success *output owns (or shares) its buffer.
+  // `inputs` are borrowed (null for an omitted optional input); on success *output owns (or
+  // shares) its buffer.
   Status run(const Tensor* const* inputs, size_t n, Tensor* output);
-  // A Gather whose data (of `data_type` and `data_dims`) is not in memory: the same checks as run
-  // with that data, then plan_gather_rows (ops.h) fills `remapped` and `rows`.
+  // An op whose table (Capabilities::rows_input, of `data_type` and `data_dims`) is not in memory,
+  // with `indices` as its other input: the same checks as a run with that data, then the
+  // version's plan_rows fills `remapped` and `rows`.
   Status plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
                    Tensor* remapped, Tensor* rows);
 
@@ -38,8 +56,10 @@ class PreparedOp {
   void remember_inferred(const Tensor* const* inputs, size_t n);
 
   const OpVersion* v_ = nullptr;
-  Attributes attrs_;
-  bool attrs_ok_ = false;
+  std::unique_ptr<OpParams> params_;
+  // The failure of checking or parsing the attributes at prepare(), reported by a run after the
+  // input types (check_node's order), or ok.
+  Status params_status_;
   std::vector<ElementType> types_;
   std::vector<const Tensor*> inputs_;
   std::vector<ValueInfo> infos_;

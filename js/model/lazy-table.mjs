@@ -20,7 +20,8 @@ export class LazyTable {
     return new LazyTable(x);
   }
 
-  // Gather(table, indices) through a prepared Gather node: an output Tensor the caller owns.
+  // Gather(table, indices) through a prepared node that reads its table by rows (a Gather, whose
+  // capabilities say so): an output Tensor the caller owns.
   async gather(prepared, indices) {
     const { rows, remapped } = prepared.gatherRows(indices, this.t.id, this.dims);
     let block = null;
@@ -44,7 +45,7 @@ export class LazyTable {
           throw new ExternalDataError(`table '${this.name}' (${sizeText(this.bytes)}) is kept in '${this.location}', which cannot be read: ${why}`);
         }
       }
-      return prepared.runTensors(block, remapped);
+      return prepared.runTensors([block, remapped], null, 2);
     } finally {
       block?.dispose();
       rows.dispose();

@@ -1,4 +1,6 @@
 // Where each external initializer lives: in wasm memory, or kept in its source and read by rows.
+import { canonicalDomain, opVersions } from '../node.mjs';
+
 const GiB = 2 ** 30;
 // 'auto' keeps tables in memory while those it keeps there total at most this: half of what
 // wasm32 memory (4 GiB) can hold, leaving room for outputs and everything else.
@@ -7,19 +9,24 @@ export const AUTO_MEMORY_BYTES = 2 * GiB;
 // Map name -> 'memory' | 'file'. `tables`: Map name -> facts (table-facts.mjs) for each external
 // initializer, in graph order. A table may stay in its source ('file') only when the source
 // allows it (a file, a Blob, bytes or an OPFS copy; not a URL), it is numeric with rank >= 1
-// (Gather's types have whole bytes per row), read only as the data of Gathers along axis 0, and
-// neither a graph output nor a graph input (a feed may replace those). 'auto' keeps such a table
-// in memory while the tables in memory total at most AUTO_MEMORY_BYTES.
+// (whole bytes per row), read only as the table of ops whose capabilities in the registry say
+// they read it by rows (a Gather's data) along axis 0, and neither a graph output nor a graph
+// input (a feed may replace those). 'auto' keeps such a table in memory while the tables in
+// memory total at most AUTO_MEMORY_BYTES.
 export function placeTables(graph, tables, overridable, mode) {
-  const rowReads = new Map();   // name -> whether every read of it is a Gather of rows
+  // domain/op -> { input, axis }: the input that may be such a table and the attribute naming the
+  // axis its rows are gathered along (the same for every version of the op).
+  const readsRows = new Map();
+  for (const v of opVersions()) if (v.capabilities.rowsInput >= 0) readsRows.set(`${v.domain}/${v.op}`, { input: v.capabilities.rowsInput, axis: v.capabilities.rowsAxis });
+  const rowReads = new Map();   // name -> whether every read of it is a read of rows
   for (const n of graph.node) {
-    const gather = n.opType === 'Gather' && (n.domain === '' || n.domain === 'ai.onnx');
-    const axis = gather ? Number(n.attribute.find((a) => a.name === 'axis')?.i ?? 0) : NaN;
+    const rows = readsRows.get(`${canonicalDomain(n.domain)}/${n.opType}`);
+    const axis = rows ? Number(n.attribute.find((a) => a.name === rows.axis)?.i ?? 0) : NaN;
     n.input.forEach((x, k) => {
       if (!x) return;
       const rank = tables.get(x)?.dims.length;
-      const rows = gather && k === 0 && n.input[1] !== x && (axis === 0 || axis === -rank);
-      rowReads.set(x, (rowReads.get(x) ?? true) && rows);
+      const byRows = rows !== undefined && k === rows.input && n.input.every((y, j) => j === k || y !== x) && (axis === 0 || axis === -rank);
+      rowReads.set(x, (rowReads.get(x) ?? true) && byRows);
     });
   }
   const outputs = new Set(graph.output.map((o) => o.name));

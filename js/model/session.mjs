@@ -1,53 +1,33 @@
-// InferenceSession: the onnxruntime-web API over ONNX models of Gather, Flatten, Reshape and
-// Constant nodes. At create(): read the model (sources.mjs), parse it, check ops and domains, sort
-// the graph, make the initializers and Constants Tensors once (they stay in wasm memory; external
-// data is loaded, or kept in its file for Gathers: external-data.mjs), infer every value's type
-// and shape with symbols (through inferShapes: no shape rules here) and prepare each node.
-// At run(): check the feeds against the graph inputs, then run the prepared nodes in order.
+// InferenceSession: the onnxruntime-web API over ONNX models of the ops the registry has (and
+// Constant nodes), in every domain it has. At create(): read the model (sources.mjs), parse it,
+// check its opsets and ops and sort the graph (graph.mjs), make the initializers Tensors once
+// (they stay in wasm memory; external data is loaded, or kept in its file for the ops that read a
+// table by rows: external-data.mjs), walk the graph making Constants, inferring every value's type
+// and shape with symbols and preparing each node (infer-graph.mjs: no shape rules here), and make
+// the run plan (plan.mjs). At run(): check the feeds against the graph inputs, then run the
+// prepared nodes in order.
 // Memory: the session owns its initializers, constants and prepared nodes (release() frees
 // them); the Tensors that run() returns belong to the caller.
-import { invalidArgument, OnnxWasmError } from '../errors.mjs';
-import { DisposedError, UnsupportedOpError } from '../generated/errors.mjs';
-import { ATTR_TYPE_NAMES, attributeFromProto, inferShapes } from '../node.mjs';
-import { PreparedNode } from '../prepared.mjs';
+import { invalidArgument } from '../errors.mjs';
+import { DisposedError } from '../generated/errors.mjs';
+import { ATTR_TYPE_NAMES, attributeFromProto } from '../node.mjs';
 import { init } from '../runtime.mjs';
-import { Tensor, passedCheck, rememberCheck } from '../tensor.mjs';
+import { Tensor } from '../tensor.mjs';
 import { tensorsFromLikes } from '../tensor-likes.mjs';
 import { loadInitializers } from './external-data.mjs';
+import { checkOps, importedOpsets, topologicalOrder } from './graph.mjs';
+import { constInfo, inferGraph } from './infer-graph.mjs';
 import { loadingOptions } from './load-options.mjs';
+import { makePlan } from './plan.mjs';
 import { ExternalData } from './resolve-sources.mjs';
 import { sizeText } from './table-facts.mjs';
 import { decodeModel } from './onnx-proto.mjs';
 import { readModel } from './sources.mjs';
 import { readCachedModel } from './model-cache.mjs';
 import { WARM_UP_MODEL, WARM_UP_RUNS } from './warm-up.mjs';
-import { elementType, modelError, tensorFromProto } from './tensor-proto.mjs';
+import { elementType, modelError } from './tensor-proto.mjs';
 
-const RUNNABLE = new Set(['Gather', 'Flatten', 'Reshape']);
 let warmUp = null;   // the promise of the one warm-up (#warmUp)
-
-// The plan of a graph that is one node (a Gather of a table, the main use), or null: the node's
-// inputs are graph inputs of fixed dims (nameX, specX) or session tensors (x), every graph input
-// is one of them, no initializer may be overridden, and the node's output is the one graph output,
-// returned as is. run() then makes no slots, no list of what it produced and no second pass: in a
-// session's first runs, in V8's baseline tier, the general path cost a tiny Gather 0.27 µs more
-// (1.30 against 1.03 µs; docs/notes/2026-11-26-cold-runs-at-the-line.md).
-function oneNodePlan(inputs, overridable, steps, outputs, base, plainNames) {
-  if (steps.length !== 1 || outputs.length !== 1 || !plainNames || overridable.size) return null;
-  // (A symbolic input is checked on every run, so its feed never passes the plan's test.)
-  if (inputs.some((i) => i.symbolic)) return null;
-  const st = steps[0];
-  if (st.lazy || outputs[0].slot !== st.out) return null;
-  const side = (slot) => {
-    if (slot < 0) return { name: undefined, spec: null, t: undefined };
-    const i = inputs.find((x) => x.slot === slot);
-    return i ? { name: i.spec.name, spec: i.spec, t: undefined } : { name: undefined, spec: null, t: base[slot] };
-  };
-  const a = side(st.a), b = side(st.b);
-  // (One input read twice, Gather(x, x), counts twice here against once in `inputs`: not planned.)
-  if ((a.spec ? 1 : 0) + (b.spec ? 1 : 0) !== inputs.length) return null;
-  return { prepared: st.prepared, output: outputs[0].name, nameA: a.name, specA: a.spec, a: a.t, nameB: b.name, specB: b.spec, b: b.t };
-}
 
 // { type, dims } of a ValueInfoProto: dims entries number | symbol string | null; dims null when
 // the rank is unknown.
@@ -64,25 +44,6 @@ function valueInfo(vi) {
     return d.value.case === 'dimParam' && d.value.value !== '' ? d.value.value : null;
   }) : null;
   return { name: vi.name, type: t.name, dims };
-}
-
-// The tensor of a Constant node from whichever value attribute it has (`loaded`: its tensor when
-// stored in external data, loaded before).
-function constantTensor(node, loaded) {
-  const a = node.attribute[0];
-  if (node.attribute.length !== 1) throw modelError(`Constant '${node.output[0]}' must have exactly one value attribute, has ${node.attribute.length}`);
-  switch (a.name) {
-    case 'value':
-      if (!a.t) throw modelError(`Constant '${node.output[0]}': attribute 'value' holds no tensor`);
-      return loaded ?? tensorFromProto(a.t);
-    case 'value_float': return new Tensor('float32', [a.f], []);
-    case 'value_floats': return new Tensor('float32', Array.from(a.floats), [a.floats.length]);
-    case 'value_int': return new Tensor('int64', [a.i], []);
-    case 'value_ints': return new Tensor('int64', Array.from(a.ints), [a.ints.length]);
-    case 'value_string': return new Tensor('string', [new TextDecoder().decode(a.s)], []);
-    case 'value_strings': return new Tensor('string', a.strings.map((s) => new TextDecoder().decode(s)), [a.strings.length]);
-    default: throw modelError(`Constant '${node.output[0]}': attribute '${a.name}' is not supported (sparse_value and others)`);
-  }
 }
 
 // A node's attributes as a plain object, for display: each read as node.mjs reads it for a run
@@ -115,8 +76,33 @@ function abandon(produced, temporaries) {
   if (temporaries) for (const t of temporaries) t.dispose();
 }
 
+// A run of a one-node plan (plan.mjs) when every feed is a Tensor that passed its check before
+// and there is no other feed: { output: Tensor }, or null for the general path.
+function runOneNode(one, feeds) {
+  const args = one.args, fed = one.feeds;
+  let planned = true;
+  for (let j = 0; j < fed.length && planned; ++j) {
+    const t = feeds[fed[j].name];
+    planned = fed[j].input.passed.has(t);
+    args[fed[j].k] = t;
+  }
+  if (planned) {
+    let count = 0;
+    for (const name in feeds) ++count;   // (each graph input is among them: no other feed)
+    planned = count === fed.length;
+  }
+  try {
+    if (!planned) return null;
+    const result = {};
+    result[one.output] = one.prepared.runTensors(args, null, one.n);
+    return result;
+  } finally {
+    for (let j = 0; j < fed.length; ++j) args[fed[j].k] = undefined;   // (no feed kept alive)
+  }
+}
+
 export class InferenceSession {
-  #inputs; #outputs; #initializers; #lazy; #overridable; #steps; #opset; #released = false; #owned = []; #info; #plan;
+  #inputs; #outputs; #initializers; #lazy; #overridable; #opset; #released = false; #owned = []; #info; #plan;
 
   // source: a file path (Node), a URL (string in browsers; http(s) URL or URL object anywhere), a
   // Blob or File, a Uint8Array or an ArrayBuffer. options: { externalData, externalDataMode:
@@ -160,21 +146,15 @@ export class InferenceSession {
     }
   }
 
+  // The steps of create() after the model is parsed: the graph checks (graph.mjs), the
+  // initializers (external-data.mjs), the inference walk that makes Constants and prepares the
+  // nodes (infer-graph.mjs) and the run plan (plan.mjs).
   async #load(model, store, loading, modelBytes) {
     const g = model.graph;
     if (!g) throw modelError('the model has no graph');
-    const defaultOpset = model.opsetImport.find((o) => o.domain === '' || o.domain === 'ai.onnx');
-    if (!defaultOpset) throw modelError('the model imports no opset of the default ONNX domain');
-    this.#opset = Number(defaultOpset.version);
-
-    const unsupported = new Set();
-    for (const n of g.node) {
-      const domain = n.domain === 'ai.onnx' ? '' : n.domain;
-      if (domain !== '') unsupported.add(`${n.opType} (domain '${n.domain}')`);
-      else if (!RUNNABLE.has(n.opType) && n.opType !== 'Constant') unsupported.add(n.opType);
-    }
-    if (unsupported.size)
-      throw new UnsupportedOpError(`the model uses ops onnx-wasm does not run: ${[...unsupported].join(', ')}; it runs Gather, Flatten, Reshape and Constant in the default domain`);
+    const opsets = importedOpsets(model);
+    this.#opset = opsets.get('');
+    checkOps(g, opsets);
 
     const owned = [];
     try {
@@ -195,85 +175,12 @@ export class InferenceSession {
 
       // What is known of every value: { type, dims, value? } (value: small constant int64 tensors).
       const info = new Map();
-      // (value only when every entry is a safe integer; otherwise inference uses the rank and the
-      // run reports the bad value.)
-      const constInfo = (t) => {
-        const value = t.type === 'int64' && t.size <= 64 ? Array.from(t.data, Number) : undefined;
-        return { type: t.type, dims: Array.from(t.dims), value: value?.every(Number.isSafeInteger) ? value : undefined };
-      };
       for (const i of declared) info.set(i.name, { type: i.type, dims: i.dims });
       for (const [name, t] of this.#initializers) if (!this.#overridable.has(name)) info.set(name, constInfo(t));
       for (const [name, table] of this.#lazy) info.set(name, { type: table.t.name, dims: Array.from(table.dims) });
 
-      // Topological order, with a clear error for a missing tensor or a cycle.
-      // Every value is assigned once (ONNX graphs are in SSA form): a second producer is refused.
-      const producer = new Map();
-      const nodeName = (k) => `node '${g.node[k].name || g.node[k].opType}'`;
-      g.node.forEach((n, k) => n.output.forEach((o) => {
-        if (!o) return;
-        const earlier = producer.has(o) ? nodeName(producer.get(o)) : this.#initializers.has(o) ? 'an initializer' : info.has(o) ? 'a graph input' : null;
-        if (earlier) throw modelError(`value '${o}' is assigned twice: by ${earlier} and by ${nodeName(k)}`);
-        producer.set(o, k);
-      }));
-      // Depth-first with an explicit stack: a chain of any length neither overflows the call
-      // stack nor copies its path at every step. Entries: [node, next input, value that led here].
-      const order = [];
-      const state = new Uint8Array(g.node.length);   // 0 unvisited, 1 on the stack, 2 done
-      for (let root = 0; root < g.node.length; ++root) {
-        if (state[root]) continue;
-        state[root] = 1;
-        const stack = [[root, 0, g.node[root].output[0] ?? '']];
-        while (stack.length) {
-          const top = stack[stack.length - 1];
-          const inputs = g.node[top[0]].input;
-          if (top[1] === inputs.length) {
-            state[top[0]] = 2;
-            order.push(top[0]);
-            stack.pop();
-            continue;
-          }
-          const input = inputs[top[1]++];
-          if (!input || info.has(input)) continue;
-          if (!producer.has(input)) throw modelError(`${nodeName(top[0])} reads '${input}', which no input, initializer or node provides`);
-          const p = producer.get(input);
-          if (state[p] === 2) continue;
-          if (state[p] === 1) {
-            const path = stack.map((e) => e[2]).concat(input);
-            throw modelError(`the graph has a cycle through ${nodeName(p)} (${path.length > 32 ? ['...', ...path.slice(-32)].join(' -> ') : path.join(' -> ')})`);
-          }
-          state[p] = 1;
-          stack.push([p, 0, input]);
-        }
-      }
-
-      this.#steps = [];
-      for (const k of order) {
-        const n = g.node[k];
-        const label = `node '${n.name || n.opType}' (${n.opType})`;
-        if (n.opType === 'Constant') {
-          const t = constantTensor(n, constants.get(n));
-          if (!constants.has(n)) owned.push(t);   // (a loaded one is owned already)
-          this.#initializers.set(n.output[0], t);
-          info.set(n.output[0], constInfo(t));
-          continue;
-        }
-        const inputs = n.input.map((x) => {
-          if (!x) throw modelError(`${label} has an empty input name, which ${n.opType} does not allow`);
-          return info.get(x);
-        });
-        let outs;
-        try {
-          outs = inferShapes(n, inputs, { opset: this.#opset });
-        } catch (e) {
-          if (e instanceof OnnxWasmError) e.message = `${label}: ${e.message}`;
-          throw e;
-        }
-        if (n.output.length !== 1) throw modelError(`${label} must have 1 output, has ${n.output.length}`);
-        info.set(n.output[0], outs[0]);
-        const prepared = new PreparedNode(n, { opset: this.#opset });
-        owned.push(prepared);
-        this.#steps.push({ prepared, inputs: Array.from(n.input), output: n.output[0], label });
-      }
+      const order = topologicalOrder(g, (name) => info.has(name), this.#initializers);
+      const steps = inferGraph(g, order, { info, tensors: this.#initializers, constants, opsets, owned });
 
       const declaredOut = new Map(g.output.map((o) => [o.name, o]));
       this.#outputs = g.output.map((o) => {
@@ -282,11 +189,11 @@ export class InferenceSession {
         const d = valueInfo(declaredOut.get(o.name));
         return { name: o.name, type: inferred.type, dims: inferred.dims ?? d.dims };
       });
-      this.#plan = this.#makePlan();
+      this.#plan = makePlan(this.#inputs, this.#overridable, this.#initializers, steps, this.#outputs, this.#lazy);
       this.#info = info;
       this.irVersion = Number(model.irVersion);
       this.opsetImports = model.opsetImport.map((o) => ({ domain: o.domain, version: Number(o.version) }));
-      this.nodes = order.map((k) => ({ name: g.node[k].name, opType: g.node[k].opType, inputs: Array.from(g.node[k].input), outputs: Array.from(g.node[k].output), attributes: plainAttributes(g.node[k]) }));
+      this.nodes = order.map((k) => ({ name: g.node[k].name, domain: g.node[k].domain, opType: g.node[k].opType, inputs: Array.from(g.node[k].input), outputs: Array.from(g.node[k].output), attributes: plainAttributes(g.node[k]) }));
       this.#owned = owned;
     } catch (e) {
       for (const x of owned) x.dispose();
@@ -314,34 +221,6 @@ export class InferenceSession {
     return r;
   }
 
-  // Every value gets a slot in an array, so that a run is array reads and writes: session
-  // tensors (initializers, Constants) are in the base array; feeds and node outputs are set per run.
-  #makePlan() {
-    const slot = new Map();
-    const base = [];
-    const at = (name) => {
-      if (!slot.has(name)) { slot.set(name, base.length); base.push(undefined); }
-      return slot.get(name);
-    };
-    for (const [name, t] of this.#initializers) base[at(name)] = t;
-    const inputs = this.#inputs.map((spec) => ({ spec, slot: at(spec.name), symbolic: !!spec.dims?.some((d) => typeof d === 'string') }));
-    const overridable = new Map([...this.#overridable].map(([name, spec]) => [name, { slot: at(name), spec, symbolic: !!spec.dims?.some((d) => typeof d === 'string') }]));
-    // (lazy: the table a Gather reads by rows from its source; placeTables lets only Gathers read one)
-    const steps = this.#steps.map((st) => ({ prepared: st.prepared, a: at(st.inputs[0]), b: st.inputs.length > 1 ? at(st.inputs[1]) : -1, out: at(st.output), lazy: this.#lazy.get(st.inputs[0]) }));
-    const producedSlots = new Set(steps.map((st) => st.out));
-    const outputs = this.#outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)) }));
-    const returned = new Set(outputs.filter((o) => o.produced).map((o) => o.slot));
-    // Node outputs that are not graph outputs are freed after the run (each slot once).
-    for (const st of steps) st.temporary = !returned.has(st.out);
-    const uniqueOutputs = new Set(outputs.map((o) => o.slot)).size === outputs.length;
-    const plainNames = !outputs.some((o) => o.name === '__proto__');   // (results set by assignment)
-    // (inputNames: a Set. An object read as `isInput[name]` saved 10 ns a run in V8's first tiers,
-    // but Chromium's optimized code then took 0.95 against 0.66 µs a tiny run.)
-    const inputNames = new Set(this.#inputs.map((i) => i.name));
-    const oneNode = oneNodePlan(inputs, overridable, steps, outputs, base, plainNames);
-    return { slot, base, inputs, inputNames, overridable, steps, outputs, uniqueOutputs, plainNames, oneNode };
-  }
-
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
   // `fetches` (names) selects outputs, or any other value of the graph.
   // This is the hot path of a small model: no closures, no strings built unless there is an error.
@@ -362,15 +241,8 @@ export class InferenceSession {
       // and no other feed: the run is the node's call. Anything else takes the general path.
       const one = plan.oneNode;
       if (one !== null && fetches === undefined) {
-        let a = one.a, b = one.b, planned = true;
-        if (one.specA !== null) planned = passedCheck(a = feeds[one.nameA], one.specA);
-        if (planned && one.specB !== null) planned = passedCheck(b = feeds[one.nameB], one.specB);
-        if (planned) for (const name in feeds) if (name !== one.nameA && name !== one.nameB) planned = false;
-        if (planned) {
-          const result = {};
-          result[one.output] = one.prepared.runTensors(a, b);
-          return Promise.resolve(result);
-        }
+        const result = runOneNode(one, feeds);
+        if (result !== null) return Promise.resolve(result);
       }
       // Names to fetch are checked before anything runs or is copied (nothing partial on error).
       if (fetches !== undefined) {
@@ -390,14 +262,15 @@ export class InferenceSession {
       let likes = null;
       const inputs = plan.inputs;
       for (let k = 0; k < inputs.length; ++k) {
-        const { spec, slot, symbolic } = inputs[k];
+        const input = inputs[k];
+        const { spec, slot, symbolic } = input;
         const t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
-        if (!symbolic && passedCheck(t, spec)) slots[slot] = t;   // (a Tensor, checked before)
+        if (!symbolic && input.passed.has(t)) slots[slot] = t;   // (a Tensor, checked before)
         else if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
         else {
           this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
-          if (!symbolic) rememberCheck(t, spec);
+          if (!symbolic) input.passed.add(t);
           slots[slot] = t;
         }
       }
@@ -425,7 +298,7 @@ export class InferenceSession {
           produced = temporaries = null;   // owned by the continuation now
           return rest;
         }
-        const out = st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
+        const out = st.prepared.runTensors(slots, st.at, st.n);
         produced.push(out);
         slots[st.out] = out;
       }
@@ -445,7 +318,7 @@ export class InferenceSession {
     try {
       for (let k = from; k < steps.length; ++k) {
         const st = steps[k];
-        const out = st.lazy ? await st.lazy.gather(st.prepared, slots[st.b]) : st.prepared.runTensors(slots[st.a], st.b < 0 ? undefined : slots[st.b]);
+        const out = st.lazy ? await st.lazy.gather(st.prepared, slots[st.at[1]]) : st.prepared.runTensors(slots, st.at, st.n);
         state.produced.push(out);
         slots[st.out] = out;
       }

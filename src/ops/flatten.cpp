@@ -6,9 +6,13 @@
 namespace onnxwasm {
 namespace {
 
-Status flatten(const OpVersion& v, const Attributes& attrs, const ValueInfo& input, bool negative_ok,
+struct FlattenParams : OpParams {
+  int64_t axis = 1;
+};
+
+Status flatten(const OpVersion& v, const OpParams& p, const ValueInfo& input, bool negative_ok,
                std::vector<ValueInfo>* out) {
-  const int64_t axis = attrs.get_int("axis", 1);
+  const int64_t axis = static_cast<const FlattenParams&>(p).axis;
   ValueInfo result;
   result.type = input.type;
   if (!input.rank_known) {
@@ -41,14 +45,21 @@ Status flatten(const OpVersion& v, const Attributes& attrs, const ValueInfo& inp
 
 }  // namespace
 
-Status infer_flatten_1(const OpVersion& v, const Attributes& attrs, const std::vector<ValueInfo>& in,
-                       std::vector<ValueInfo>* out) {
-  return flatten(v, attrs, in[0], false, out);
+Status parse_flatten(const OpVersion&, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
+  auto p = std::make_unique<FlattenParams>();
+  p->axis = attrs.get_int("axis", 1);
+  *out = std::move(p);
+  return Status::ok();
 }
 
-Status infer_flatten_11(const OpVersion& v, const Attributes& attrs, const std::vector<ValueInfo>& in,
+Status infer_flatten_1(const OpVersion& v, const OpParams& p, const std::vector<ValueInfo>& in,
+                       std::vector<ValueInfo>* out) {
+  return flatten(v, p, in[0], false, out);
+}
+
+Status infer_flatten_11(const OpVersion& v, const OpParams& p, const std::vector<ValueInfo>& in,
                         std::vector<ValueInfo>* out) {
-  return flatten(v, attrs, in[0], true, out);
+  return flatten(v, p, in[0], true, out);
 }
 
 }  // namespace onnxwasm

@@ -11,8 +11,12 @@
 namespace onnxwasm {
 namespace {
 
-Status gather_axis(const OpVersion& v, const Attributes& attrs, size_t rank, size_t* axis) {
-  const int64_t a = attrs.get_int("axis", 0);
+struct GatherParams : OpParams {
+  int64_t axis = 0;
+};
+
+Status gather_axis(const OpVersion& v, const OpParams& p, size_t rank, size_t* axis) {
+  const int64_t a = static_cast<const GatherParams&>(p).axis;
   const int64_t r = static_cast<int64_t>(rank);
   if (a < -r || a > r - 1)
     return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": axis " + std::to_string(a) + " is outside [" +
@@ -42,17 +46,15 @@ void run_gather_part(void* ctx, size_t part) {
   const size_t begin = units * part / p.parts, end = units * (part + 1) / p.parts;
   const size_t o_begin = p.by_rows ? begin : 0, o_end = p.by_rows ? end : p.outer;
   const size_t i_begin = p.by_rows ? 0 : begin, count = p.by_rows ? p.n : end - begin;
-  uint32_t touched = 0;
   for (size_t o = o_begin; o < o_end; ++o) {
     const uint8_t* row = p.src + o * p.row_bytes;
     uint8_t* dst = p.dst + (o * p.n + i_begin) * p.slice;
-    if (p.touch && o + 2 < o_end) touched += touch_cache_lines(row + 2 * p.row_bytes, p.row_bytes);
+    if (p.touch && o + 2 < o_end) touch_cache_lines(row + 2 * p.row_bytes, p.row_bytes);
     if (p.element)
       p.element(count, p.idx + i_begin, row, dst);
     else
       p.kernels->slices(count, p.idx + i_begin, row, p.slice, dst);
   }
-  (void)touched;
 }
 
 struct FreeDeleter {
@@ -83,7 +85,14 @@ Status check_indices(const OpVersion& v, const Tensor& indices, size_t axis, int
 
 }  // namespace
 
-Status infer_gather(const OpVersion& v, const Attributes& attrs, const std::vector<ValueInfo>& in,
+Status parse_gather(const OpVersion&, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
+  auto p = std::make_unique<GatherParams>();
+  p->axis = attrs.get_int("axis", 0);
+  *out = std::move(p);
+  return Status::ok();
+}
+
+Status infer_gather(const OpVersion& v, const OpParams& p, const std::vector<ValueInfo>& in,
                     std::vector<ValueInfo>* out) {
   const ValueInfo& data = in[0];
   const ValueInfo& indices = in[1];
@@ -97,7 +106,7 @@ Status infer_gather(const OpVersion& v, const Attributes& attrs, const std::vect
   if (data.dims.empty())
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": data must have rank >= 1, got a scalar");
   size_t axis = 0;
-  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data.dims.size(), &axis));
+  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, p, data.dims.size(), &axis));
   if (!indices.rank_known) {
     result.rank_known = false;
     out->push_back(result);
@@ -111,12 +120,12 @@ Status infer_gather(const OpVersion& v, const Attributes& attrs, const std::vect
   return Status::ok();
 }
 
-Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector<const Tensor*>& in,
+Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const Tensor*>& in,
                   const std::vector<ValueInfo>& inferred, std::vector<Tensor>* out) {
   const Tensor& data = *in[0];
   const Tensor& indices = *in[1];
   size_t axis = 0;
-  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data.dims.size(), &axis));
+  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, p, data.dims.size(), &axis));
   const int64_t axis_dim = data.dims[axis];
   const size_t n = static_cast<size_t>(indices.element_count());
 
@@ -125,6 +134,12 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
   for (const Dim& d : inferred[0].dims) out_dims.push_back(d.value);
   int64_t out_count = 0, out_bytes = 0;
   ONNXWASM_RETURN_IF_ERROR(check_dims(data.type, out_dims, &out_count, &out_bytes));
+
+  // Whole-byte elements only: a sub-byte type's width would read as 0 bytes and copy nothing.
+  if (!data.is_string() && element_bits(data.type) % 8 != 0)
+    return ONNXWASM_ERROR(StatusCode::Type, v.label() + ": this kernel gathers whole-byte elements; tensor(" +
+                                        onnx_name(data.type) + ") has " + std::to_string(element_bits(data.type)) +
+                                        " bits an element");
 
   // Check (and, when there is anything to copy, normalize) every index before any write.
   const GatherKernels& k = gather_kernels_best();
@@ -158,7 +173,7 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
           for (int64_t j = 0; j < inner; ++j)
             *d++ = s[(o * axis_dim + idx[i]) * inner + j];
     } else {
-      const size_t width = static_cast<size_t>(element_type_info(static_cast<int32_t>(data.type))->bits / 8);
+      const size_t width = static_cast<size_t>(element_bits(data.type) / 8);
       GatherPlan plan;
       plan.kernels = &k;
       plan.slice = width * static_cast<size_t>(inner);
@@ -191,10 +206,10 @@ Status run_gather(const OpVersion& v, const Attributes& attrs, const std::vector
 
 namespace onnxwasm {
 
-Status plan_gather_rows(const OpVersion& v, const Attributes& attrs, const std::vector<int64_t>& data_dims,
+Status plan_gather_rows(const OpVersion& v, const OpParams& p, const std::vector<int64_t>& data_dims,
                         const Tensor& indices, Tensor* remapped, Tensor* rows) {
   size_t axis = 0;
-  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, attrs, data_dims.size(), &axis));
+  ONNXWASM_RETURN_IF_ERROR(gather_axis(v, p, data_dims.size(), &axis));
   if (axis != 0)
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": a table kept outside memory is read by rows (axis 0), not along axis " +
                                          std::to_string(axis));

@@ -8,6 +8,12 @@
 namespace onnxwasm {
 namespace {
 
+// Version 1's shape attribute; allowzero (14 and later; 0 before).
+struct ReshapeParams : OpParams {
+  std::vector<int64_t> shape;
+  bool allowzero = false;
+};
+
 std::string list_string(const std::vector<int64_t>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -118,15 +124,23 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
 
 }  // namespace
 
-Status infer_reshape_1(const OpVersion& v, const Attributes& attrs, const std::vector<ValueInfo>& in,
-                       std::vector<ValueInfo>* out) {
-  return reshape_with_values(v, in[0], attrs.find("shape")->ints, false, out);
+Status parse_reshape(const OpVersion&, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
+  auto p = std::make_unique<ReshapeParams>();
+  if (const Attribute* shape = attrs.find("shape")) p->shape = shape->ints;
+  p->allowzero = attrs.get_int("allowzero", 0) != 0;
+  *out = std::move(p);
+  return Status::ok();
 }
 
-Status infer_reshape_5(const OpVersion& v, const Attributes& attrs, const std::vector<ValueInfo>& in,
+Status infer_reshape_1(const OpVersion& v, const OpParams& p, const std::vector<ValueInfo>& in,
+                       std::vector<ValueInfo>* out) {
+  return reshape_with_values(v, in[0], static_cast<const ReshapeParams&>(p).shape, false, out);
+}
+
+Status infer_reshape_5(const OpVersion& v, const OpParams& p, const std::vector<ValueInfo>& in,
                        std::vector<ValueInfo>* out) {
   const ValueInfo& shape = in[1];
-  const bool allowzero = attrs.get_int("allowzero", 0) != 0;
+  const bool allowzero = static_cast<const ReshapeParams&>(p).allowzero;
   if (shape.rank_known && shape.dims.size() != 1)
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'shape' must be a 1-D tensor, got shape " +
                                          shape.shape_string());

@@ -1,9 +1,10 @@
-// The run function of Reshape and Flatten: O(1), the output shares the input's buffer.
+// The run function of the ops whose capabilities say `view` (Reshape, Flatten): O(1), the output
+// shares the input's buffer.
 #include "ops.h"
 
 namespace onnxwasm {
 
-Status run_view(const OpVersion&, const Attributes&, const std::vector<const Tensor*>& in,
+Status run_view(const OpVersion&, const OpParams&, const std::vector<const Tensor*>& in,
                 const std::vector<ValueInfo>& inferred, std::vector<Tensor>* out) {
   Tensor t;
   t.type = in[0]->type;

@@ -13,25 +13,31 @@ await init();
 const m = getModule();
 const axis0 = [{ name: 'axis', kind: 'INT', value: 0 }];
 const handle = (r) => { assert.equal(typeof r, 'number', JSON.stringify(r)); return r; };
+// Writes a prepared node's input handles where nodeRun and nodeRunHandle read them.
+const setInputs = (...handles) => new Uint32Array(m.HEAPU8.buffer, m.inputsAddress(handles.length), handles.length).set(handles);
 
 const malformed = [
-  ['attributes not an array', () => m.prepareNode('Gather', 13, 'axis')],
-  ['an attribute without a string name', () => m.prepareNode('Gather', 13, [{ name: 1, kind: 'INT', value: 0 }])],
-  ['an attribute of an unknown kind', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'TENSOR', value: 0 }])],
-  ['an INT that is a string', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'INT', value: '0' }])],
-  ['an INT that is not an integer', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'INT', value: 0.5 }])],
-  ['an INT beyond 2^53', () => m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'INT', value: 2 ** 60 }])],
-  ['INTS with a string', () => m.prepareNode('Reshape', 13, [{ name: 'shape', kind: 'INTS', value: [1, 'a'] }])],
-  ['STRINGS with a number', () => m.prepareNode('Gather', 13, [{ name: 'names', kind: 'STRINGS', value: ['a', 2] }])],
+  ['an op type that is not a string', () => m.prepareNode('', 5, 13, axis0)],
+  ['a domain that is not a string', () => m.prepareNode(null, 'Gather', 13, axis0)],
+  ['a run of an op type that is not a string', () => m.runNode('', 5, 13, axis0, [])],
+  ['an inference of a domain that is not a string', () => m.inferNode(0, 'Gather', 13, axis0, [])],
+  ['attributes not an array', () => m.prepareNode('', 'Gather', 13, 'axis')],
+  ['an attribute without a string name', () => m.prepareNode('', 'Gather', 13, [{ name: 1, kind: 'INT', value: 0 }])],
+  ['an attribute of an unknown kind', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'TENSOR', value: 0 }])],
+  ['an INT that is a string', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'INT', value: '0' }])],
+  ['an INT that is not an integer', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'INT', value: 0.5 }])],
+  ['an INT beyond 2^53', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'INT', value: 2 ** 60 }])],
+  ['INTS with a string', () => m.prepareNode('', 'Reshape', 13, [{ name: 'shape', kind: 'INTS', value: [1, 'a'] }])],
+  ['STRINGS with a number', () => m.prepareNode('', 'Gather', 13, [{ name: 'names', kind: 'STRINGS', value: ['a', 2] }])],
   ['dims not an array', () => m.tensorCreate(1, 4, true)],
   ['dims with a fraction', () => m.tensorCreate(1, [2, 1.5], true)],
   ['dims with a string', () => m.tensorCreate(1, [2, '3'], true)],
-  ['run inputs not an array', () => m.runNode('Gather', 13, axis0, 7)],
-  ['run inputs with a string', () => m.runNode('Gather', 13, axis0, ['a', 0])],
-  ['infer inputs not an array', () => m.inferNode('Gather', 13, axis0, {})],
-  ['infer input without a numeric type', () => m.inferNode('Gather', 13, axis0, [{ type: 'float32', dims: [2] }])],
-  ['infer dims with an object', () => m.inferNode('Gather', 13, axis0, [{ type: 1, dims: [{}] }, { type: 7, dims: [] }])],
-  ['infer value with a string', () => m.inferNode('Reshape', 13, [], [{ type: 1, dims: [4] }, { type: 7, dims: [1], value: ['4'] }])],
+  ['run inputs not an array', () => m.runNode('', 'Gather', 13, axis0, 7)],
+  ['run inputs with a string', () => m.runNode('', 'Gather', 13, axis0, ['a', 0])],
+  ['infer inputs not an array', () => m.inferNode('', 'Gather', 13, axis0, {})],
+  ['infer input without a numeric type', () => m.inferNode('', 'Gather', 13, axis0, [{ type: 'float32', dims: [2] }])],
+  ['infer dims with an object', () => m.inferNode('', 'Gather', 13, axis0, [{ type: 1, dims: [{}] }, { type: 7, dims: [] }])],
+  ['infer value with a string', () => m.inferNode('', 'Reshape', 13, [], [{ type: 1, dims: [4] }, { type: 7, dims: [1], value: ['4'] }])],
 ];
 
 for (const [name, call] of malformed) {
@@ -45,10 +51,12 @@ for (const [name, call] of malformed) {
   });
 }
 
-test("a JS value Embind itself cannot convert (an op name that is not a string) is Embind's error, thrown before C++ runs", () => {
+test("a JS value Embind itself cannot convert (a string element that is not a string) is Embind's error, thrown before C++ runs", () => {
+  const s = handle(m.tensorCreate(8, [1], true));
   const before = memoryStats().heapUsed;
-  assert.throws(() => m.prepareNode(5, 13, axis0), (e) => e.name === 'BindingError' && /Cannot pass non-string to std::string/.test(e.message));
+  assert.throws(() => m.tensorSetString(s, 0, 5), (e) => e.name === 'BindingError' && /Cannot pass non-string to std::string/.test(e.message));
   assert.equal(memoryStats().heapUsed, before);
+  m.tensorDelete(s);
 });
 
 test('the module keeps working after every malformed call', () => {
@@ -56,9 +64,9 @@ test('the module keeps working after every malformed call', () => {
   const ids = handle(m.tensorCreate(7, [1], true));
   m.tensorData(data).set([1, 2, 3, 4, 5, 6]);
   m.tensorData(ids)[0] = 2n;
-  const { node, inputs } = check(m.prepareNode('Gather', 13, axis0));
-  assert.equal(inputs, 2);
-  const out = handle(check(m.nodeRun(node, data, ids, 2)));
+  const { node } = check(m.prepareNode('', 'Gather', 13, axis0));
+  setInputs(data, ids);
+  const out = handle(check(m.nodeRun(node, 2)));
   assert.deepEqual(Array.from(m.tensorData(out)), [5, 6]);
   assert.deepEqual(m.tensorInfo(out), { type: 1, dims: [1, 2] });
   for (const h of [out, data, ids]) m.tensorDelete(h);
@@ -69,13 +77,14 @@ test('the per-run integer calls give 0 where the val calls give the failure, and
   const data = handle(m.tensorCreate(1, [3, 2], true));
   const bad = handle(m.tensorCreate(7, [1], true));
   m.tensorData(bad)[0] = 3n;   // out of [-3, 2]
-  const { node } = check(m.prepareNode('Gather', 13, axis0));
-  assert.equal(m.nodeRunHandle(node, data, bad, 2), 0);
-  const failure = m.nodeRun(node, data, bad, 2);
+  const { node } = check(m.prepareNode('', 'Gather', 13, axis0));
+  setInputs(data, bad);
+  assert.equal(m.nodeRunHandle(node, 2), 0);
+  const failure = m.nodeRun(node, 2);
   assert.equal(failure.code, 'ERR_INDEX');
   assert.match(failure.message, /index 3 at position 0 is outside \[-3, 2\]/);
   m.tensorData(bad)[0] = -1n;
-  const h = m.nodeRunHandle(node, data, bad, 2);
+  const h = m.nodeRunHandle(node, 2);
   assert.ok(h > 0);
   const at = m.infoAddress();
   assert.deepEqual(Array.from(new Int32Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2], 'the run wrote its output\'s info');
@@ -84,6 +93,29 @@ test('the per-run integer calls give 0 where the val calls give the failure, and
   assert.deepEqual(Array.from(new Int32Array(m.HEAPU8.buffer, at, 4)), [1, 2, 1, 2]);
   assert.deepEqual(m.tensorInfo(h), { type: 1, dims: [1, 2] });
   for (const x of [h, data, bad]) m.tensorDelete(x);
+  m.nodeDelete(node);
+});
+
+test('the input area: any count of handles, 0 for an omitted input; more than it has room for is a malformed call', () => {
+  const data = handle(m.tensorCreate(1, [3, 2], true));
+  const { node } = check(m.prepareNode('', 'Flatten', 13, []));
+  const before = m.inputsAddress(0);
+  const room = m.inputsAddress(300);
+  assert.ok(room > 0);
+  new Uint32Array(m.HEAPU8.buffer, room, 300).fill(data);
+  const many = m.nodeRun(node, 300);
+  assert.equal(many.code, 'ERR_INPUT');
+  assert.equal(many.message, 'Flatten-13 takes 1 input, got 300');
+  const beyond = m.nodeRun(node, 301);
+  assert.equal(beyond.code, 'ERR_INVALID_ARGUMENT');
+  assert.match(beyond.message, /^malformed call from JS to the wasm module: /);
+  setInputs(0);
+  assert.equal(m.nodeRun(node, 1).message, 'Flatten-13: input 0 is missing');
+  setInputs(data);
+  const out = handle(check(m.nodeRun(node, 1)));
+  assert.deepEqual(m.tensorInfo(out), { type: 1, dims: [3, 2] });
+  assert.ok(before > 0);
+  for (const x of [out, data]) m.tensorDelete(x);
   m.nodeDelete(node);
 });
 

@@ -9,8 +9,8 @@ import { create } from '@bufbuild/protobuf';
 import { NodeProtoSchema, AttributeProtoSchema } from 'onnx-buf';
 import { Tensor as OrtTensor } from 'onnxruntime-common';
 import {
-  init, Tensor, runNode, opVersions, TypeConstraintError, AttributeError, ShapeError, InputError,
-  IndexOutOfRangeError, OpsetError, InvalidArgumentError,
+  init, threadsReady, Tensor, runNode, opVersions, TypeConstraintError, AttributeError, ShapeError, InputError,
+  IndexOutOfRangeError, OpsetError, InvalidArgumentError, UnsupportedOpError,
 } from '../../js/index.mjs';
 import {
   SPEC, MAX_OPSET, parseTypes, onnxName, versionAt, allowedAt, opsetsOf, ALL_TYPES, patterned, bytesOf, outputElements, refGather,
@@ -18,9 +18,9 @@ import {
 
 // ONNXWASM_TEST_INIT='{"threads":false}' (or '{"simd":false}') runs this file on another build.
 await init(JSON.parse(process.env.ONNXWASM_TEST_INIT ?? '{}'));
-// In the threads build the workers load in the background after init(); give them a moment so
-// that the large gathers below take the threaded path (they are checked the same either way).
-await new Promise((resolve) => setTimeout(resolve, 200));
+// In the threads build the workers load in the background after init(); wait for them so that
+// the large gathers below take the threaded path (they are checked the same either way).
+await threadsReady();
 
 const int64s = (values, dims = [values.length]) => new Tensor('int64', values.map(BigInt), dims);
 const int32s = (values, dims = [values.length]) => new Tensor('int32', values, dims);
@@ -527,7 +527,9 @@ describe('node forms', () => {
     const CASES = [
       [null, InvalidArgumentError, /node must be an object/],
       [{ attributes: {} }, InvalidArgumentError, /opType must be a string/],
-      [{ opType: 'Gather', domain: 'com.microsoft' }, InvalidArgumentError, /domain 'com.microsoft'/],
+      [{ opType: 'Gather', domain: 'com.microsoft' }, UnsupportedOpError, /^op 'Gather' of domain 'com.microsoft' is not supported; onnx-wasm runs the domains '' \(ai\.onnx\)$/],
+      [{ opType: 'Gather', domain: 'com.example' }, UnsupportedOpError, /^op 'Gather' of domain 'com.example' is not supported/],
+      [{ opType: 'Gather', domain: 7 }, InvalidArgumentError, /domain must be a string, got 7/],
       [{ opType: 'Gather', attribute: [{ name: 'axis', type: 4 }] }, InvalidArgumentError, /attribute 'axis' has type 4/],
       [{ opType: 'Gather', attribute: [{ name: 'axis', type: 2, i: 2n ** 60n }] }, InvalidArgumentError, /axis' = 1152921504606846976 is not a safe integer/],
       [{ opType: 'Gather', attributes: { axis: {} } }, InvalidArgumentError, /attribute 'axis' has a value/],

@@ -104,7 +104,7 @@ if (typeof globalThis.gc !== 'function') {
       ['runNode with a disposed data input', () => runNode({ opType: 'Flatten' }, [disposed()]), 'this float32 tensor of dims [2, 2] was disposed'],
       ['runNode with a disposed index input', () => runNode({ opType: 'Gather' }, [new Tensor('float32', [1, 2], [2]), disposed('int64', [0n], [1])]), 'this int64 tensor of dims [1] was disposed'],
       ['a prepared node with a disposed input', () => prepareNode({ opType: 'Reshape' }).run([disposed(), new Tensor('int64', [-1n], [1])]), 'was disposed'],
-      ['runTensors of a prepared node with a disposed input', () => prepareNode({ opType: 'Flatten' }).runTensors(disposed()), 'was disposed'],
+      ['runTensors of a prepared node with a disposed input', () => prepareNode({ opType: 'Flatten' }).runTensors([disposed()], null, 1), 'was disposed'],
       ['a disposed prepared node', () => { const p = prepareNode({ opType: 'Gather' }, { opset: 11 }); p.dispose(); return p.run([new Tensor('float32', [1], [1]), new Tensor('int64', [0n], [1])]); }, 'this prepared Gather at opset 11 was disposed'],
       ['an output whose own handle was disposed, after its input was disposed too', () => {
         const x = new Tensor('float32', [1, 2, 3, 4], [4]);

@@ -1,0 +1,72 @@
+// The inference walk of InferenceSession.create: in run order, each Constant made a Tensor once,
+// and every other node's output types and shapes inferred (through inferShapes: no shape rules
+// here) from what is known of its inputs, then the node prepared (its attributes parsed once).
+import { OnnxWasmError } from '../errors.mjs';
+import { canonicalDomain, inferShapes } from '../node.mjs';
+import { PreparedNode } from '../prepared.mjs';
+import { Tensor } from '../tensor.mjs';
+import { modelError, tensorFromProto } from './tensor-proto.mjs';
+
+// What inference knows of a session tensor: { type, dims, value? } (value: the entries of a small
+// int64 tensor, when every one is a safe integer; otherwise inference uses the rank and the run
+// reports the bad value).
+export function constInfo(t) {
+  const value = t.type === 'int64' && t.size <= 64 ? Array.from(t.data, Number) : undefined;
+  return { type: t.type, dims: Array.from(t.dims), value: value?.every(Number.isSafeInteger) ? value : undefined };
+}
+
+// The tensor of a Constant node from whichever value attribute it has (`loaded`: its tensor when
+// stored in external data, loaded before).
+function constantTensor(node, loaded) {
+  const a = node.attribute[0];
+  if (node.attribute.length !== 1) throw modelError(`Constant '${node.output[0]}' must have exactly one value attribute, has ${node.attribute.length}`);
+  switch (a.name) {
+    case 'value':
+      if (!a.t) throw modelError(`Constant '${node.output[0]}': attribute 'value' holds no tensor`);
+      return loaded ?? tensorFromProto(a.t);
+    case 'value_float': return new Tensor('float32', [a.f], []);
+    case 'value_floats': return new Tensor('float32', Array.from(a.floats), [a.floats.length]);
+    case 'value_int': return new Tensor('int64', [a.i], []);
+    case 'value_ints': return new Tensor('int64', Array.from(a.ints), [a.ints.length]);
+    case 'value_string': return new Tensor('string', [new TextDecoder().decode(a.s)], []);
+    case 'value_strings': return new Tensor('string', a.strings.map((s) => new TextDecoder().decode(s)), [a.strings.length]);
+    default: throw modelError(`Constant '${node.output[0]}': attribute '${a.name}' is not supported (sparse_value and others)`);
+  }
+}
+
+// Walks `order` (graph.mjs). `info`: Map name -> what is known, filled in as it goes; `tensors`:
+// the session's tensors by name, to which the Constants are added; `constants`: Map node -> its
+// tensor loaded from external data; `opsets`: Map domain -> version; `owned`: what the session
+// frees at release(), added to. Returns the steps: { prepared, inputs (names, '' for an omitted
+// one), output, label }.
+export function inferGraph(graph, order, { info, tensors, constants, opsets, owned }) {
+  const steps = [];
+  for (const k of order) {
+    const n = graph.node[k];
+    const label = `node '${n.name || n.opType}' (${n.opType})`;
+    const domain = canonicalDomain(n.domain);
+    if (domain === '' && n.opType === 'Constant') {
+      const t = constantTensor(n, constants.get(n));
+      if (!constants.has(n)) owned.push(t);   // (a loaded one is owned already)
+      tensors.set(n.output[0], t);
+      info.set(n.output[0], constInfo(t));
+      continue;
+    }
+    // (an empty name: an omitted optional input; the op version says whether it may be omitted)
+    const inputs = n.input.map((x) => (x ? info.get(x) : null));
+    const opset = { domain, version: opsets.get(domain) };
+    let outs, prepared;
+    try {
+      outs = inferShapes(n, inputs, { opset });
+      if (n.output.length !== 1) throw modelError(`${label} must have 1 output, has ${n.output.length}`);
+      prepared = new PreparedNode(n, { opset });
+    } catch (e) {
+      if (e instanceof OnnxWasmError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
+      throw e;
+    }
+    owned.push(prepared);
+    info.set(n.output[0], outs[0]);
+    steps.push({ prepared, inputs: Array.from(n.input), output: n.output[0], label });
+  }
+  return steps;
+}
