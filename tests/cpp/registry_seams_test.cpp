@@ -1,0 +1,151 @@
+// The registry's seams: domains, capabilities declared per row (and true of what the row's run
+// does), attributes parsed once at prepare, the input-count rules (optional, variadic), the
+// one-type rule of a shared constraint letter, and sub-byte element types refused by a kernel
+// that copies whole bytes instead of copying nothing.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "src/ops/ops.h"
+#include "src/runtime.h"
+
+using namespace onnxwasm;
+using E = ElementType;
+
+namespace {
+
+Tensor tensor_of(E type, std::vector<int64_t> dims) {
+  Tensor t;
+  REQUIRE(make_tensor(type, std::move(dims), &t).is_ok());
+  return t;
+}
+
+Attribute int_attr(const char* name, int64_t v) {
+  Attribute a;
+  a.name = name;
+  a.kind = AttrKind::Int;
+  a.ints = {v};
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("registry: every row's domain is in domains(), stored canonical") {
+  std::set<std::string> known;
+  for (const DomainInfo& d : domains()) known.insert(d.domain);
+  for (const OpVersion& v : op_versions()) {
+    INFO(v.label());
+    CHECK(known.count(v.domain) == 1);
+    CHECK(std::string(v.domain) != "ai.onnx");   // (stored canonical: '')
+  }
+}
+
+TEST_CASE("registry: 'ai.onnx' is the default domain; other domains are refused by name") {
+  const OpVersion* a = nullptr;
+  const OpVersion* b = nullptr;
+  REQUIRE(resolve_op("ai.onnx", "Gather", 13, &a).is_ok());
+  REQUIRE(resolve_op("", "Gather", 13, &b).is_ok());
+  CHECK(a == b);
+  CHECK(a->label() == "Gather-13");
+  const Status s = resolve_op("com.example", "Gather", 1, &a);
+  CHECK(s.code() == StatusCode::UnsupportedOp);
+  CHECK(s.message().rfind("op 'Gather' of domain 'com.example' is not supported; onnx-wasm runs the domains '' (ai.onnx)", 0) == 0);
+  CHECK(canonical_domain("ai.onnx").empty());
+  CHECK(canonical_domain("com.microsoft") == "com.microsoft");
+}
+
+TEST_CASE("registry: capabilities are declared, and true of the row's run") {
+  for (const OpVersion& v : op_versions()) {
+    INFO(v.label());
+    CHECK((v.caps.rows_input >= 0) == (v.caps.plan_rows != nullptr));
+    CHECK((v.caps.rows_input >= 0) == (v.caps.rows_axis != nullptr));
+    if (v.caps.rows_input >= 0) {
+      // The axis attribute is one the version takes.
+      bool named = false;
+      for (const AttrSpec& a : v.attributes) named |= std::string(a.name) == v.caps.rows_axis;
+      CHECK(named);
+    }
+    if (!v.caps.view) continue;
+    // A view's output is its input's buffer.
+    const E type = E::Float;
+    Tensor data = tensor_of(type, {2, 3});
+    Tensor shape = tensor_of(E::Int64, {1});
+    reinterpret_cast<int64_t*>(shape.buffer->data())[0] = 6;
+    std::vector<Attribute> attrs;
+    if (v.attributes.size() && std::string(v.attributes[0].name) == "shape") {
+      Attribute s;
+      s.name = "shape";
+      s.kind = AttrKind::Ints;
+      s.ints = {6};
+      attrs.push_back(s);
+    }
+    PreparedOp p;
+    if (!v.inputs[0].types.contains(type)) continue;
+    REQUIRE(PreparedOp::prepare(v.op, v.since, Attributes(attrs), &p).is_ok());
+    const Tensor* in[2] = {&data, &shape};
+    Tensor out;
+    REQUIRE(p.run(in, v.inputs.size(), &out).is_ok());
+    CHECK(out.buffer == data.buffer);
+  }
+}
+
+TEST_CASE("PreparedOp: attributes are parsed once, and their error comes after the input types'") {
+  PreparedOp p;
+  REQUIRE(PreparedOp::prepare("Gather", 13, Attributes({int_attr("axis", 5)}), &p).is_ok());
+  Tensor data = tensor_of(E::Float, {2, 3});
+  Tensor idx = tensor_of(E::Int64, {1});
+  Tensor bad = tensor_of(E::Float, {1});
+  const Tensor* wrong_type[2] = {&data, &bad};
+  Tensor out;
+  CHECK(p.run(wrong_type, 2, &out).code() == StatusCode::Type);
+  const Tensor* in[2] = {&data, &idx};
+  const Status s = p.run(in, 2, &out);
+  CHECK(s.code() == StatusCode::Attribute);
+  CHECK(s.message() == "Gather-13: axis 5 is outside [-2, 1] for data of rank 2");
+
+  // An attribute of the wrong kind fails at prepare's check and is reported by every run.
+  Attribute f;
+  f.name = "axis";
+  f.kind = AttrKind::Float;
+  f.floats = {0.5};
+  PreparedOp q;
+  REQUIRE(PreparedOp::prepare("Gather", 13, Attributes({f}), &q).is_ok());
+  for (int k = 0; k < 2; ++k) CHECK(q.run(in, 2, &out).message() == "Gather-13: attribute 'axis' must be INT, got FLOAT");
+}
+
+TEST_CASE("Input counts: the messages name the count or the range") {
+  std::vector<ValueInfo> out;
+  Status s = infer_node("Gather", 13, Attributes(), {ValueInfo::of_dims(E::Float, {2})}, &out);
+  CHECK(s.code() == StatusCode::Input);
+  CHECK(s.message() == "Gather-13 takes 2 inputs, got 1");
+  // A required input given as omitted (type Undefined) is refused as a type the version does not
+  // allow, and the message says it was omitted.
+  s = infer_node("Gather", 13, Attributes(), {ValueInfo::of_dims(E::Float, {2}), ValueInfo{}}, &out);
+  CHECK(s.code() == StatusCode::Type);
+  CHECK(s.message() == "Gather-13: input 1 ('indices') has type tensor(undefined) (it was omitted), which Gather-13 does not allow; it is not optional");
+}
+
+TEST_CASE("run_gather refuses a sub-byte element type with a typed error (its width in bytes would be 0)") {
+  const OpVersion* v = nullptr;
+  REQUIRE(resolve_op("Gather", 13, &v).is_ok());
+  std::unique_ptr<OpParams> params;
+  REQUIRE(parse_params(*v, Attributes(), &params).is_ok());
+  // Past the registry's type check, as a future op built on this kernel would call it.
+  for (const E t : {E::Int4, E::Uint4, E::Int2, E::Uint2, E::Float4e2m1}) {
+    INFO(static_cast<int>(t));
+    Tensor data = tensor_of(t, {4, 2});
+    Tensor idx = tensor_of(E::Int64, {1});
+    std::vector<ValueInfo> inferred = {ValueInfo::of_dims(t, {1, 2})};
+    std::vector<Tensor> out;
+    const Status s = v->run(*v, *params, {&data, &idx}, inferred, &out);
+    CHECK(s.code() == StatusCode::Type);
+    CHECK(s.message().find("this kernel gathers whole-byte elements") != std::string::npos);
+    CHECK(out.empty());
+  }
+  CHECK(element_bits(E::Int4) == 4);
+  CHECK(element_bits(E::Uint2) == 2);
+  CHECK(element_bits(E::Float) == 32);
+  CHECK(element_bits(E::String) == 0);
+}
