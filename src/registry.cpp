@@ -149,7 +149,7 @@ ONNXWASM_COLD Status input_type_error(const OpVersion& v, size_t i, ElementType 
   const std::string label = v.label();
   std::string msg = label + ": input " + std::to_string(i) + " ('" + in.name + "') has type tensor(" +
                     onnx_name(type) + ")" + (type == ElementType::Undefined ? " (it was omitted)" : "") + ", which " +
-                    label + " does not allow; " + (type == ElementType::Undefined ? "it is not optional" : allowed);
+                    label + " does not allow; " + allowed;
   // NOLINTEND(performance-inefficient-string-concatenation)
   const size_t k = std::min(i, v.inputs.size() - 1);
   for (const OpVersion& later : op_versions())

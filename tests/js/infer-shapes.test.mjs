@@ -232,7 +232,7 @@ describe('refused arguments', () => {
   const CASES = [
     [{ opType: 'Flatten' }, 'not an array', InvalidArgumentError, /inputs must be an array/],
     [{ opType: 'Flatten' }, [7], InvalidArgumentError, /inputs\[0\] must be \{ type, dims \} or a Tensor/],
-    [{ opType: 'Flatten' }, [null], TypeConstraintError, /^Flatten-25: input 0 \('input'\) has type tensor\(undefined\) \(it was omitted\), which Flatten-25 does not allow; it is not optional$/],
+    [{ opType: 'Flatten' }, [null], TypeConstraintError, /^Flatten-25: input 0 \('input'\) has type tensor\(undefined\) \(it was omitted\), which Flatten-25 does not allow; T must be one of /],
     [{ opType: 'Flatten' }, [{ type: 'float32', dims: '2' }], InvalidArgumentError, /inputs\[0\]\.dims must be an array or null/],
     [{ opType: 'Flatten' }, [{ type: 'float32', dims: [2, -1] }], InvalidArgumentError, /inputs\[0\]\.dims\[1\] is -1/],
     [{ opType: 'Flatten' }, [{ type: 'float32', dims: [1.5] }], InvalidArgumentError, /inputs\[0\]\.dims\[0\] = 1\.5/],
