@@ -1,15 +1,27 @@
 // NumPy .npy files (format versions 1-3, C order) to { type, data, dims } for a Tensor.
+// @ts-check
+/** @typedef {import('../js/index.js').TensorType} TensorType */
+/** @typedef {Exclude<import('../js/index.js').TensorData, string[]>} NumericData */
+
+/** @type {Record<string, TensorType | undefined>} */
 const DESCR = {
   f4: 'float32', f8: 'float64', f2: 'float16', i1: 'int8', i2: 'int16', i4: 'int32', i8: 'int64',
   u1: 'uint8', u2: 'uint16', u4: 'uint32', u8: 'uint64', b1: 'bool', c8: 'complex64', c16: 'complex128',
 };
+/** @type {Record<string, { new (buffer: ArrayBuffer): NumericData, readonly BYTES_PER_ELEMENT: number }>} */
 const ARRAY = {
   float32: Float32Array, float64: Float64Array, float16: Uint16Array, int8: Int8Array, int16: Int16Array,
   int32: Int32Array, int64: BigInt64Array, uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array,
   uint64: BigUint64Array, bool: Uint8Array, complex64: Float32Array, complex128: Float64Array,
 };
 
+/**
+ * @param {Uint8Array} bytes
+ * @param {string} [what] names the file in errors
+ * @returns {{ type: TensorType, data: string[] | NumericData, dims: number[] }}
+ */
 export function parseNpy(bytes, what = '.npy file') {
+  /** @type {(m: string) => never} */
   const fail = (m) => { throw new Error(`${what}: ${m}`); };
   if (bytes.length < 10 || bytes[0] !== 0x93 || String.fromCharCode(...bytes.subarray(1, 6)) !== 'NUMPY') fail('not a .npy file (no \\x93NUMPY magic)');
   const major = bytes[6];
@@ -29,6 +41,7 @@ export function parseNpy(bytes, what = '.npy file') {
   if (order === '>' && !code.endsWith('1')) fail(`big-endian data ('${descr}') is not supported`);
   if (code[0] === 'U') {   // fixed-width UTF-32 strings
     const width = Number(code.slice(1));
+    /** @type {string[]} */
     const data = [];
     for (let i = 0; i < size; ++i) {
       let s = '';
@@ -51,6 +64,10 @@ export function parseNpy(bytes, what = '.npy file') {
 }
 
 // { type, data, dims } to .npy bytes (version 1.0), for tests and for saving outputs.
+/**
+ * @param {{ type: string, data: NumericData, dims: readonly number[] }} tensor
+ * @returns {Uint8Array}
+ */
 export function toNpy({ type, data, dims }) {
   const code = Object.entries(DESCR).find(([, t]) => t === type)?.[0];
   if (!code) throw new Error(`no .npy dtype for ${type}`);

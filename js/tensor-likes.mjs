@@ -4,21 +4,34 @@
 // detaches such views in one-thread builds: so where each one lies is noted before any is copied,
 // and it is viewed again there.
 // Memory: the temporary Tensors belong to the caller, which disposes them after the call.
+// @ts-check
 import { invalidArgument } from './errors.mjs';
 import { getModule } from './runtime.mjs';
 import { Tensor } from './tensor.mjs';
+
+// The class of a like's data that is a view of wasm memory, to view the same place again.
+/** @typedef {new (buffer: ArrayBufferLike, byteOffset: number, length: number) => import('./wasm-module.mjs').WasmView} ViewClass */
 
 // `values`: Tensors (kept as they are), likes, or null/undefined (kept as null: an omitted
 // input). `label(i)` names value i in an error ("inputs[1]", "feed 'ids'"). Returns { tensors,
 // made }: the Tensors in order, and those made here, for the caller to dispose. On an error none
 // is left.
+/**
+ * @param {readonly any[]} values (any: the caller's, checked here)
+ * @param {(i: number) => string} label
+ * @returns {{ tensors: (Tensor | null)[], made: Tensor[] }}
+ */
 export function tensorsFromLikes(values, label) {
-  const m = getModule();
+  const m = /** @type {import('./wasm-module.mjs').WasmModule} */ (getModule());
   const heap = m.HEAPU8.buffer;
+  /** @type {([ViewClass, number, number] | null)[]} */
   const places = values.map((x) => {
+    // (typed as the view it is looked for; anything else is told apart by isView)
+    /** @type {import('./wasm-module.mjs').WasmView | null | undefined} */
     const d = x instanceof Tensor ? null : x?.data;
-    return ArrayBuffer.isView(d) && d.buffer === heap ? [d.constructor, d.byteOffset, d.length] : null;
+    return ArrayBuffer.isView(d) && d.buffer === heap ? [/** @type {ViewClass} */ (d.constructor), d.byteOffset, d.length] : null;
   });
+  /** @type {Tensor[]} */
   const made = [];
   try {
     const tensors = values.map((x, i) => {

@@ -15,3 +15,4 @@ npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --lo
 # Browser entries of one file each (wrapper + glue, .wasm fetched at import): dist/onnx-wasm.web.mjs
 # and dist/onnx-wasm-threads.web.mjs, as 'onnx-wasm/web' and 'onnx-wasm/web-threads'.
 node scripts/build-web.mjs
+node scripts/gen-dcts.mjs   # js/index.d.cts, the declarations for require(), from js/index.d.ts

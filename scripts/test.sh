@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: the C++ unit tests natively under ASan/UBSan and as wasm under Node (ctest), lint,
-# a fixed-seed fuzzing pass,
+# the type check of js/ and bin/ (tsc -p tsconfig.check.json), a fixed-seed fuzzing pass,
 # then the JS API tests (node --test), the type test and the doc examples, the browser tests (headless Chromium) and the engine suite
 # (the packed package in Node, Deno, Bun, Chromium and Firefox). Expects scripts/build.sh --tests to have run.
 set -euo pipefail
@@ -13,6 +13,8 @@ echo "== C++ unit tests, wasm (SIMD kernels) under Node"
 ctest --test-dir build/wasm --output-on-failure
 echo "== Static analysis of src/ (clang-tidy, cppcheck)"
 bash scripts/lint.sh
+echo "== Type check of js/ and bin/ (tsc --checkJs)"
+npx --no-install tsc -p tsconfig.check.json
 echo "== Fuzzing, the fixed-seed pass (libFuzzer, ASan + UBSan; npm run fuzz for longer runs)"
 bash scripts/fuzz-native.sh --quick
 echo "== JS API tests"

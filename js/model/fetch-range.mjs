@@ -16,14 +16,33 @@
 // a request that resumes sends it as If-Range. A server whose file changed then sends the whole
 // new file under another validator, and fetchRange fails with kind 'changed' { validator }: the
 // bytes received before do not belong with the new ones. onValidator(v) hears the validator of a first answer.
+// @ts-check
+/**
+ * @param {string | URL} url
+ * @param {number} offset
+ * @param {number | null} length
+ * @param {(chunk: Uint8Array, at: number) => void} put
+ * @param {((n: number) => void) | null | undefined} onBytes
+ * @param {number} tries
+ * @param {string | null} [validator]
+ * @param {((validator: string) => unknown) | null} [onValidator]
+ * @returns {Promise<number>}
+ */
 export async function fetchRange(url, offset, length, put, onBytes, tries, validator = null, onValidator = null) {
+  /**
+   * @param {string} kind
+   * @param {string} message
+   * @param {object} extra
+   */
   const fail = (kind, message, extra) => Object.assign(new Error(message), { kind, ...extra });
   let done = 0, cause = '';
   for (let k = 1; ; ++k) {
     const from = offset + done;
+    /** @type {Response} */
     let response;
     try {
       const range = length === null ? `bytes=${from}-` : `bytes=${from}-${offset + length - 1}`;
+      /** @type {Record<string, string>} */
       const headers = from > 0 && validator ? { Range: range, 'If-Range': validator } : { Range: range };
       response = await fetch(url, { headers, ...(k > 1 || validator ? { cache: 'no-store' } : {}) });
     } catch (e) {
@@ -57,7 +76,7 @@ export async function fetchRange(url, offset, length, put, onBytes, tries, valid
     }
     if (start > from) throw new Error(`the server answered a request for bytes from ${from} with bytes from ${start}`);
     let skip = from - start, ended = false, putError = null;
-    const reader = response.body.getReader();
+    const reader = /** @type {ReadableStream<Uint8Array>} */ (response.body).getReader();   // (an ok answer has a body)
     try {
       while (length === null || done < length) {
         const { value, done: end } = await reader.read();

@@ -1,10 +1,12 @@
 // The options of InferenceSession.create() that concern loading external data, checked in one
 // place: { mode, onProgress, cache, cacheKey, keepPartial }.
+// @ts-check
 import { invalidArgument } from '../errors.mjs';
 
 export const MODES = ['auto', 'memory', 'lazy'];
 export const CACHES = ['opfs'];
 
+/** @param {import('../index.js').SessionOptions} options (the caller's: each checked here) */
 export function loadingOptions(options) {
   const mode = options.externalDataMode ?? 'auto';
   if (!MODES.includes(mode)) throw invalidArgument(`options.externalDataMode must be one of ${MODES.map((m) => `'${m}'`).join(', ')}, got ${String(mode)}`);

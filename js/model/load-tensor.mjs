@@ -1,11 +1,17 @@
 // A table loaded into wasm memory: a Tensor with the external bytes, read from its source at one
 // copy. Memory: the Tensor returned belongs to the caller.
+// @ts-check
 import { ExternalDataError, ModelError, OutOfMemoryError } from '../generated/errors.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
 import { DownloadStopped, ShortRead } from './sources.mjs';
 import { checkRange, shapeOf, sizeText } from './table-facts.mjs';
 
 // x: the table's facts (table-facts.mjs); progress counts the bytes read.
+/**
+ * @param {import('./table-facts.mjs').TableFacts} x
+ * @param {import('./progress.mjs').Progress} progress
+ * @returns {Promise<Tensor>}
+ */
 export async function loadTensor(x, progress) {
   const { what, t, dims, bytes, offset, location, source } = x;
   await checkRange(x);
@@ -17,7 +23,8 @@ export async function loadTensor(x, progress) {
     throw e;
   }
   try {
-    await source.readInto(offset, bytes, tensor.data.byteOffset, progress);
+    // (a numeric table's data is a typed array; cast through unknown while js/tensor.mjs is not type-checked)
+    await source.readInto(offset, bytes, /** @type {ArrayBufferView} */ (/** @type {unknown} */ (tensor.data)).byteOffset, progress);
   } catch (e) {
     tensor.dispose();
     if (e instanceof ShortRead)

@@ -7,10 +7,70 @@
 // nesting is bounded. It replaces @bufbuild/protobuf + onnx-buf at run time: evaluating those
 // took 27 ms or more before a first session, and 65 KB.
 // Malformed input throws an Error saying where (the loader turns it into a ModelError).
+// @ts-check
+
+// The decoded messages: the fields the loader reads, as protobuf-es names and types them.
+/** @typedef {{ domain: string, version: bigint }} OperatorSetId */
+/** @typedef {{ key: string, value: string }} StringStringEntry */
+/**
+ * @typedef {object} TensorProto
+ * @property {bigint[]} dims
+ * @property {number} dataType TensorProto.DataType (an element type id)
+ * @property {number[]} floatData
+ * @property {number[]} int32Data
+ * @property {Uint8Array[]} stringData
+ * @property {bigint[]} int64Data
+ * @property {string} name
+ * @property {Uint8Array} rawData a view into the model's bytes
+ * @property {StringStringEntry[]} externalData
+ * @property {number} dataLocation 1: EXTERNAL
+ * @property {number[]} doubleData
+ * @property {bigint[]} uint64Data
+ */
+/** @typedef {{ case: undefined, value?: undefined }} NotSet */
+/** @typedef {{ value: NotSet | { case: 'dimValue', value: bigint } | { case: 'dimParam', value: string }, denotation: string }} Dimension */
+/** @typedef {{ dim: Dimension[] }} TensorShapeProto */
+/** @typedef {{ elemType: number, shape: TensorShapeProto | undefined }} TensorTypeProto */
+/** @typedef {{ value: NotSet | { case: 'tensorType', value: TensorTypeProto } | { case: 'sequenceType' | 'mapType' | 'sparseTensorType' | 'optionalType', value: {} }, denotation: string }} TypeProto */
+/** @typedef {{ name: string, type: TypeProto | undefined, docString: string }} ValueInfoProto */
+/**
+ * @typedef {object} AttributeProto
+ * @property {string} name
+ * @property {string} refAttrName
+ * @property {string} docString
+ * @property {number} type AttributeProto.AttributeType
+ * @property {number} f
+ * @property {bigint} i
+ * @property {Uint8Array} s
+ * @property {TensorProto | undefined} t
+ * @property {number[]} floats
+ * @property {bigint[]} ints
+ * @property {Uint8Array[]} strings
+ * @property {TensorProto[]} tensors
+ */
+/** @typedef {{ input: string[], output: string[], name: string, opType: string, domain: string, attribute: AttributeProto[], docString: string }} NodeProto */
+/** @typedef {{ node: NodeProto[], name: string, initializer: TensorProto[], docString: string, input: ValueInfoProto[], output: ValueInfoProto[], valueInfo: ValueInfoProto[] }} GraphProto */
+/**
+ * @typedef {object} ModelProto
+ * @property {bigint} irVersion
+ * @property {OperatorSetId[]} opsetImport
+ * @property {string} producerName
+ * @property {string} producerVersion
+ * @property {string} domain
+ * @property {bigint} modelVersion
+ * @property {string} docString
+ * @property {GraphProto | undefined} graph
+ */
 
 const utf8 = new TextDecoder();
 
 class Reader {
+  /**
+   * @param {Uint8Array} bytes
+   * @param {number} [start]
+   * @param {number} [end]
+   * @param {DataView} [view] (shared by the readers of nested messages)
+   */
   constructor(bytes, start = 0, end = bytes.length, view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)) {
     this.bytes = bytes;
     this.pos = start;
@@ -18,11 +78,16 @@ class Reader {
     this.view = view;
   }
 
+  /**
+   * @param {string} what
+   * @returns {never}
+   */
   fail(what) {
     throw new Error(`${what} at byte ${this.pos}`);
   }
 
   // A varint as a number when it fits in 2^53, else a bigint (uint64 wire value).
+  /** @returns {number | bigint} */
   varint() {
     let lo = 0, shift = 0, b;
     do {
@@ -36,6 +101,11 @@ class Reader {
   }
 
   // The rest of a varint whose first four bytes gave `lo` (28 bits) and whose fifth byte is `b`.
+  /**
+   * @param {number} lo
+   * @param {number} b
+   * @returns {number | bigint}
+   */
   #varintLong(lo, b) {
     let value = BigInt(lo) | (BigInt(b & 0x7f) << 28n);
     let shift = 35n;
@@ -82,6 +152,7 @@ class Reader {
   }
 
   // A length-delimited field's [start, end).
+  /** @returns {[number, number]} */
   span() {
     const n = this.varint();
     if (typeof n !== 'number' || n > this.end - this.pos) this.fail(`length ${String(n)} beyond the end of the data`);
@@ -101,6 +172,7 @@ class Reader {
   }
 
   // A field's key as [field number, wire type].
+  /** @returns {[number, number]} */
   key() {
     const key = this.varint();
     if (typeof key !== 'number' || key > 0xffffffff) this.fail('invalid field key');
@@ -109,6 +181,7 @@ class Reader {
 
   // Calls field(number, wireType) for every field; `field` returns false for fields it does not
   // read, which are skipped.
+  /** @param {(number: number, wire: number) => boolean} field */
   fields(field) {
     while (this.pos < this.end) {
       const [number, wire] = this.key();
@@ -117,6 +190,11 @@ class Reader {
     }
   }
 
+  /**
+   * @param {number} wire
+   * @param {number} number the field's (a group ends with its own number)
+   * @param {number} [depth]
+   */
   skip(wire, number, depth = 0) {
     switch (wire) {
       case 0: this.varint(); return;
@@ -146,6 +224,11 @@ class Reader {
   }
 
   // A nested message: decode(reader) over its bytes.
+  /**
+   * @template T
+   * @param {(r: Reader) => T} decode
+   * @returns {T}
+   */
   message(decode) {
     return decode(this.sub());
   }
@@ -158,20 +241,30 @@ const VARINT = 0, I64 = 1, LEN = 2, I32 = 5;
 // A repeated scalar is [wire type of one value, read(reader) of one value, 'list name'], and is
 // read packed or not. Fields not in the table, and fields whose wire type differs from the
 // table's, are skipped: protobuf's C++ parser (onnxruntime's) treats both as unknown fields.
+/**
+ * @template T
+ * @typedef {[number, (r: Reader, m: T) => void] | [number, (r: Reader) => unknown, string]} Field
+ */
+/**
+ * @template T
+ * @param {() => T} make a message of defaults
+ * @param {Record<number, Field<T>>} table
+ * @returns {(r: Reader) => T}
+ */
 function decoder(make, table) {
   return (r) => {
     const m = make();
     r.fields((n, w) => {
       const f = table[n];
       if (!f) return false;
-      if (f.length === 3) {
+      if (f.length === 3) {   // (a repeated scalar: m's list of that name)
         if (w === LEN) {
           const inner = r.sub();
-          while (inner.pos < inner.end) m[f[2]].push(f[1](inner));
+          while (inner.pos < inner.end) (/** @type {Record<string, unknown[]>} */ (m))[f[2]].push(f[1](inner));
           return true;
         }
         if (w !== f[0]) return false;
-        m[f[2]].push(f[1](r));
+        (/** @type {Record<string, unknown[]>} */ (m))[f[2]].push(f[1](r));
         return true;
       }
       if (w !== f[0]) return false;
@@ -182,23 +275,28 @@ function decoder(make, table) {
   };
 }
 
+/** @param {Reader} r */
 const int64 = (r) => r.int64();
+/** @param {Reader} r */
 const uint64 = (r) => r.uint64();
+/** @param {Reader} r */
 const int32 = (r) => r.int32();
+/** @param {Reader} r */
 const float = (r) => r.float();
+/** @param {Reader} r */
 const double = (r) => r.double();
 
-const operatorSetId = decoder(() => ({ domain: '', version: 0n }), {
+const operatorSetId = decoder(() => /** @type {OperatorSetId} */ ({ domain: '', version: 0n }), {
   1: [LEN, (r, m) => { m.domain = r.string(); }],
   2: [VARINT, (r, m) => { m.version = r.int64(); }],
 });
 
-const stringStringEntry = decoder(() => ({ key: '', value: '' }), {
+const stringStringEntry = decoder(() => /** @type {StringStringEntry} */ ({ key: '', value: '' }), {
   1: [LEN, (r, m) => { m.key = r.string(); }],
   2: [LEN, (r, m) => { m.value = r.string(); }],
 });
 
-const tensorProto = decoder(() => ({
+const tensorProto = decoder(() => /** @type {TensorProto} */ ({
   dims: [], dataType: 0, floatData: [], int32Data: [], stringData: [], int64Data: [], name: '',
   rawData: new Uint8Array(0), externalData: [], dataLocation: 0, doubleData: [], uint64Data: [],
 }), {
@@ -216,25 +314,29 @@ const tensorProto = decoder(() => ({
   14: [VARINT, (r, m) => { m.dataLocation = r.int32(); }],
 });
 
-const dimension = decoder(() => ({ value: { case: undefined }, denotation: '' }), {
+const dimension = decoder(() => /** @type {Dimension} */ ({ value: { case: undefined }, denotation: '' }), {
   1: [VARINT, (r, m) => { m.value = { case: 'dimValue', value: r.int64() }; }],
   2: [LEN, (r, m) => { m.value = { case: 'dimParam', value: r.string() }; }],
   3: [LEN, (r, m) => { m.denotation = r.string(); }],
 });
 
-const tensorShape = decoder(() => ({ dim: [] }), {
+const tensorShape = decoder(() => /** @type {TensorShapeProto} */ ({ dim: [] }), {
   1: [LEN, (r, m) => { m.dim.push(r.message(dimension)); }],
 });
 
-const tensorType = decoder(() => ({ elemType: 0, shape: undefined }), {
+const tensorType = decoder(() => /** @type {TensorTypeProto} */ ({ elemType: 0, shape: undefined }), {
   1: [VARINT, (r, m) => { m.elemType = r.int32(); }],
   2: [LEN, (r, m) => { m.shape = r.message(tensorShape); }],
 });
 
 // The other kinds of TypeProto are named, not decoded: the loader refuses a value that is not a
 // tensor.
+/**
+ * @param {'sequenceType' | 'mapType' | 'sparseTensorType' | 'optionalType'} name
+ * @returns {Field<TypeProto>}
+ */
 const otherType = (name) => [LEN, (r, m) => { r.span(); m.value = { case: name, value: {} }; }];
-const typeProto = decoder(() => ({ value: { case: undefined }, denotation: '' }), {
+const typeProto = decoder(() => /** @type {TypeProto} */ ({ value: { case: undefined }, denotation: '' }), {
   1: [LEN, (r, m) => { m.value = { case: 'tensorType', value: r.message(tensorType) }; }],
   4: otherType('sequenceType'),
   5: otherType('mapType'),
@@ -243,14 +345,14 @@ const typeProto = decoder(() => ({ value: { case: undefined }, denotation: '' })
   9: otherType('optionalType'),
 });
 
-const valueInfoProto = decoder(() => ({ name: '', type: undefined, docString: '' }), {
+const valueInfoProto = decoder(() => /** @type {ValueInfoProto} */ ({ name: '', type: undefined, docString: '' }), {
   1: [LEN, (r, m) => { m.name = r.string(); }],
   2: [LEN, (r, m) => { m.type = r.message(typeProto); }],
   3: [LEN, (r, m) => { m.docString = r.string(); }],
 });
 
 // g and graphs (subgraphs), sparse tensors and type protos are not read.
-const attributeProto = decoder(() => ({
+const attributeProto = decoder(() => /** @type {AttributeProto} */ ({
   name: '', refAttrName: '', docString: '', type: 0, f: 0, i: 0n, s: new Uint8Array(0), t: undefined,
   floats: [], ints: [], strings: [], tensors: [],
 }), {
@@ -268,7 +370,7 @@ const attributeProto = decoder(() => ({
   21: [LEN, (r, m) => { m.refAttrName = r.string(); }],
 });
 
-const nodeProto = decoder(() => ({ input: [], output: [], name: '', opType: '', domain: '', attribute: [], docString: '' }), {
+const nodeProto = decoder(() => /** @type {NodeProto} */ ({ input: [], output: [], name: '', opType: '', domain: '', attribute: [], docString: '' }), {
   1: [LEN, (r, m) => { m.input.push(r.string()); }],
   2: [LEN, (r, m) => { m.output.push(r.string()); }],
   3: [LEN, (r, m) => { m.name = r.string(); }],
@@ -278,7 +380,7 @@ const nodeProto = decoder(() => ({ input: [], output: [], name: '', opType: '', 
   7: [LEN, (r, m) => { m.domain = r.string(); }],
 });
 
-const graphProto = decoder(() => ({ node: [], name: '', initializer: [], docString: '', input: [], output: [], valueInfo: [] }), {
+const graphProto = decoder(() => /** @type {GraphProto} */ ({ node: [], name: '', initializer: [], docString: '', input: [], output: [], valueInfo: [] }), {
   1: [LEN, (r, m) => { m.node.push(r.message(nodeProto)); }],
   2: [LEN, (r, m) => { m.name = r.string(); }],
   5: [LEN, (r, m) => { m.initializer.push(r.message(tensorProto)); }],
@@ -288,7 +390,7 @@ const graphProto = decoder(() => ({ node: [], name: '', initializer: [], docStri
   13: [LEN, (r, m) => { m.valueInfo.push(r.message(valueInfoProto)); }],
 });
 
-const modelProto = decoder(() => ({
+const modelProto = decoder(() => /** @type {ModelProto} */ ({
   irVersion: 0n, opsetImport: [], producerName: '', producerVersion: '', domain: '', modelVersion: 0n, docString: '', graph: undefined,
 }), {
   1: [VARINT, (r, m) => { m.irVersion = r.int64(); }],
@@ -302,11 +404,19 @@ const modelProto = decoder(() => ({
 });
 
 // A serialized ModelProto (an .onnx file) as a plain object.
+/**
+ * @param {Uint8Array} bytes
+ * @returns {ModelProto}
+ */
 export function decodeModel(bytes) {
   return modelProto(new Reader(bytes));
 }
 
 // A serialized TensorProto (ONNX test data: input_K.pb, output_K.pb) as a plain object.
+/**
+ * @param {Uint8Array} bytes
+ * @returns {TensorProto}
+ */
 export function decodeTensor(bytes) {
   return tensorProto(new Reader(bytes));
 }

@@ -9,15 +9,36 @@
 // the second waits, then finds it complete.
 // Errors carry a kind: 'missing' (not stored, or removed), 'short' { size }, 'quota', 'busy'
 // (open for writing elsewhere), 'stopped' and 'http' (from fetchRange).
+// @ts-check
+
+// (Chromium's sync access handles take a mode, and have it: 'read-only' ones share a file.
+// TypeScript's worker types know neither, nor FileSystemHandle.move.)
+/** @typedef {FileSystemSyncAccessHandle & { mode?: string }} SyncHandle */
+/** @typedef {FileSystemFileHandle & { createSyncAccessHandle(options?: { mode: 'read-only' | 'readwrite' }): Promise<SyncHandle>, move(name: string): Promise<void> }} FileHandle */
+/** @typedef {{ at: number, length: number, to: number }} Placed a run of a file read into target[to...] */
+
+/** @param {typeof import('./fetch-range.mjs').fetchRange} fetchRange */
 export function opfsFiles(fetchRange) {
   const ROOT = 'onnx-wasm-cache';
   const FLUSH = 64 * 2 ** 20;   // bytes written between flushes of a download
   const SLICE = 16 * 2 ** 20;   // one Blob slice of a copy
+  /**
+   * @param {string} kind
+   * @param {string} message
+   * @param {object} [extra]
+   */
   const fail = (kind, message, extra) => Object.assign(new Error(message), { kind, ...extra });
+  /** @type {Map<string, SyncHandle>} */
   const open = new Map();   // 'entry/name' -> a read-only sync access handle kept open (Chromium)
+  /** @type {FileSystemDirectoryHandle | null} */
   let root = null;
 
   const rootDir = async () => (root ??= await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true }));
+  /**
+   * @param {string} entry
+   * @param {boolean} [create]
+   * @returns {Promise<FileSystemDirectoryHandle | null>}
+   */
   const entryDir = async (entry, create = false) => {
     try {
       return await (await rootDir()).getDirectoryHandle(entry, { create });
@@ -26,15 +47,21 @@ export function opfsFiles(fetchRange) {
       throw e;
     }
   };
+  /**
+   * @param {FileSystemDirectoryHandle} dir
+   * @param {string} name
+   * @returns {Promise<FileHandle | null>}
+   */
   const fileIn = async (dir, name) => {
     try {
-      return await dir.getFileHandle(name);
+      return /** @type {FileHandle} */ (await dir.getFileHandle(name));
     } catch (e) {
       if (e.name === 'NotFoundError' || e.name === 'TypeMismatchError') return null;
       throw e;
     }
   };
   // (a file open for writing in another realm may refuse getFile(): its size is not known then)
+  /** @param {FileHandle | null} file */
   const sizeOf = async (file) => {
     if (!file) return null;
     try {
@@ -45,10 +72,19 @@ export function opfsFiles(fetchRange) {
     }
   };
   // A small text file of an entry (a validator), or null.
+  /**
+   * @param {FileSystemDirectoryHandle} dir
+   * @param {string} name
+   */
   const readText = async (dir, name) => {
     const file = await fileIn(dir, name);
     return file ? (await file.getFile()).text() : null;
   };
+  /**
+   * @param {FileSystemDirectoryHandle} dir
+   * @param {string} name
+   * @param {string} text
+   */
   const writeText = async (dir, name, text) => {
     const handle = await (await dir.getFileHandle(name, { create: true })).createSyncAccessHandle();
     try {
@@ -60,11 +96,22 @@ export function opfsFiles(fetchRange) {
       handle.close();
     }
   };
+  /**
+   * @param {string} name
+   * @param {Error} e the QuotaExceededError
+   * @param {number} stored
+   * @param {boolean} kept
+   */
   const quota = (name, e, stored, kept) => fail('quota', `storing '${name}' exceeded the storage quota after ${stored} bytes (${e.message})`, { stored, kept });
 
   // A read handle: kept open where the browser lets readers share a file ('read-only' mode,
   // Chromium), else opened for each read and closed after (Firefox ESR 153 locks the file for
   // one handle), waiting up to a second for another page's read to end.
+  /**
+   * @param {string} entry
+   * @param {string} name
+   * @returns {Promise<{ handle: SyncHandle, kept: boolean }>}
+   */
   async function reader(entry, name) {
     const key = `${entry}/${name}`;
     const kept = open.get(key);
@@ -85,13 +132,19 @@ export function opfsFiles(fetchRange) {
       }
     }
   }
+  /** @param {string} key */
   const forget = (key) => { const h = open.get(key); if (h) { open.delete(key); h.close(); } };
+  /** @param {string | null} entry (null: every entry) */
   const closeUnder = (entry) => { for (const key of [...open.keys()]) if (entry === null || key.startsWith(`${entry}/`)) forget(key); };
   // Every realm (page, worker) closes the handles it keeps on an entry about to be removed.
   const channel = new BroadcastChannel(ROOT);
   channel.onmessage = ({ data }) => { if (data && 'close' in data) closeUnder(data.close); };
   // Removes a folder entry, after asking every realm to close its handles; retried for up to 2 s
   // while another realm's read still holds a file.
+  /**
+   * @param {FileSystemDirectoryHandle} dir
+   * @param {string} name
+   */
   async function removeAll(dir, name) {
     closeUnder(name);
     channel.postMessage({ close: name });
@@ -110,11 +163,19 @@ export function opfsFiles(fetchRange) {
   // Writes '<name>.part' through write(handle, stored) -> bytes written, resuming from the bytes
   // it holds, then renames it. Nothing when the file is complete already. When the storage quota
   // runs out, the part is removed, or kept for resuming with `keep`.
+  /**
+   * @param {string} entry
+   * @param {string} name
+   * @param {(handle: SyncHandle, stored: number) => Promise<number>} write
+   * @param {boolean} keep
+   * @returns {Promise<number>}
+   */
   async function store(entry, name, write, keep) {
     return navigator.locks.request(`${ROOT}/${entry}/${name}`, async () => {
-      const dir = await entryDir(entry, true);
+      const dir = /** @type {FileSystemDirectoryHandle} */ (await entryDir(entry, true));   // (made if missing)
       if (await fileIn(dir, name)) return 0;
-      const part = await dir.getFileHandle(`${name}.part`, { create: true });
+      const part = /** @type {FileHandle} */ (await dir.getFileHandle(`${name}.part`, { create: true }));
+      /** @type {SyncHandle | null} */
       let handle;
       try {
         handle = await part.createSyncAccessHandle();
@@ -145,6 +206,10 @@ export function opfsFiles(fetchRange) {
 
   return {
     // { complete: bytes | null, part: bytes | null } of a file of an entry.
+    /**
+     * @param {string} entry
+     * @param {string} name
+     */
     async status(entry, name) {
       const dir = await entryDir(entry);
       if (!dir) return { complete: null, part: null };
@@ -156,17 +221,28 @@ export function opfsFiles(fetchRange) {
     // it changed, the bytes stored go and the download starts over. (It is written once the
     // download has stopped: in Chromium, a file opened for writing while the part is open takes
     // room from the quota that the part's writes then lack.)
+    /**
+     * @param {string} entry
+     * @param {string} name
+     * @param {string} url
+     * @param {boolean} keep
+     * @param {((n: number) => void) | null} [onBytes]
+     */
     async download(entry, name, url, keep, onBytes) {
       return store(entry, name, async (handle, stored) => {
-        const dir = await entryDir(entry, true);
-        let base = stored, since = 0, learnt = null;
+        const dir = /** @type {FileSystemDirectoryHandle} */ (await entryDir(entry, true));   // (made if missing)
+        let base = stored, since = 0, learnt = /** @type {string | null} */ (null);
         let validator = stored > 0 ? await readText(dir, `${name}.validator`) : null;
+        /**
+         * @param {Uint8Array} chunk
+         * @param {number} at
+         */
         const put = (chunk, at) => {
           handle.write(chunk, { at: base + at });
           since += chunk.length;
           if (since >= FLUSH) { handle.flush(); since = 0; }
         };
-        const remember = (v) => { learnt = v; };
+        const remember = (/** @type {string} */ v) => { learnt = v; };
         const fetchFrom = () => fetchRange(url, base, null, put, onBytes, 5, validator, remember);
         try {
           let n;
@@ -190,6 +266,13 @@ export function opfsFiles(fetchRange) {
       }, keep);
     },
     // Copies a Blob or File into the entry's file `name` (`keep`: see store).
+    /**
+     * @param {string} entry
+     * @param {string} name
+     * @param {Blob} blob
+     * @param {boolean} keep
+     * @param {((n: number) => void) | null} [onBytes]
+     */
     async copy(entry, name, blob, keep, onBytes) {
       return store(entry, name, async (handle, stored) => {
         for (let at = stored; at < blob.size; at += SLICE) {
@@ -202,6 +285,13 @@ export function opfsFiles(fetchRange) {
     },
     // Reads runs [{ at, length, to }] of a complete file into target[to...], after checking that
     // the file holds `end` bytes.
+    /**
+     * @param {string} entry
+     * @param {string} name
+     * @param {Placed[]} runs
+     * @param {number} end
+     * @param {Uint8Array} target
+     */
     async read(entry, name, runs, end, target) {
       const { handle, kept } = await reader(entry, name);
       try {
@@ -221,6 +311,7 @@ export function opfsFiles(fetchRange) {
         if (!kept) handle.close();
       }
     },
+    /** @param {string} entry */
     async readMeta(entry) {
       return navigator.locks.request(`${ROOT}/${entry}/entry.json`, async () => {
         const dir = await entryDir(entry);
@@ -230,9 +321,16 @@ export function opfsFiles(fetchRange) {
     },
     // Makes the entry's entry.json { url, cacheKey, files } when missing, and adds `files` to its
     // list; resolves to the list.
+    /**
+     * @param {string} entry
+     * @param {string} url
+     * @param {string | null} cacheKey
+     * @param {string[]} files
+     * @returns {Promise<string[]>}
+     */
     async addFiles(entry, url, cacheKey, files) {
       return navigator.locks.request(`${ROOT}/${entry}/entry.json`, async () => {
-        const dir = await entryDir(entry, true);
+        const dir = /** @type {FileSystemDirectoryHandle} */ (await entryDir(entry, true));   // (made if missing)
         const file = await dir.getFileHandle('entry.json', { create: true });
         const text = await (await file.getFile()).text();
         const meta = text ? JSON.parse(text) : { url, cacheKey, files: [] };
@@ -251,24 +349,28 @@ export function opfsFiles(fetchRange) {
       });
     },
     // Every entry: [{ entry, meta, files: [{ name, bytes, complete }] }].
+    /** @returns {Promise<{ entry: string, meta: { url: string, cacheKey: string | null, files: string[] } | null, files: { name: string, bytes: number, complete: boolean }[] }[]>} */
     async list() {
       const out = [];
       for await (const [entry, dir] of (await rootDir()).entries()) {
         if (dir.kind !== 'directory') continue;
         const files = [];
         let meta = null;
-        for await (const [name, file] of dir.entries()) {
-          if (name === 'entry.json') { meta = JSON.parse(await (await file.getFile()).text()); continue; }
+        // (an entry's folder holds files only)
+        for await (const [name, file] of /** @type {FileSystemDirectoryHandle} */ (dir).entries()) {
+          if (name === 'entry.json') { meta = JSON.parse(await (await /** @type {FileSystemFileHandle} */ (file).getFile()).text()); continue; }
           if (name.endsWith('.validator')) continue;
-          files.push({ name: name.replace(/\.part$/, ''), bytes: (await file.getFile()).size, complete: !name.endsWith('.part') });
+          files.push({ name: name.replace(/\.part$/, ''), bytes: (await /** @type {FileSystemFileHandle} */ (file).getFile()).size, complete: !name.endsWith('.part') });
         }
         out.push({ entry, meta, files });
       }
       return out;
     },
     // Removes an entry (null: every entry), every realm's handles on it closed first.
+    /** @param {string | null} entry */
     async remove(entry) {
       const r = await rootDir();
+      /** @type {string[]} */
       const names = [];
       if (entry !== null) names.push(entry);
       else for await (const name of r.keys()) names.push(name);

@@ -2,31 +2,56 @@
 // or copied from a Blob or File the user picked; resumed from the bytes stored), then read from
 // it: whole tables into wasm memory, or the rows a run needs (canKeepTables), through sync access
 // handles (opfs-store.mjs).
+// @ts-check
 import { ExternalDataError } from '../generated/errors.mjs';
 import { getModule } from '../runtime.mjs';
 import { CHUNK, DownloadStopped, ShortRead } from './sources.mjs';
 import { sizeText } from './table-facts.mjs';
 
-const heap = () => getModule().HEAPU8;
+/** @typedef {import('./progress.mjs').Progress} Progress */
+/** @typedef {import('./sources.mjs').Source} Source */
+
+const heap = () => /** @type {import('../wasm-module.mjs').WasmModule} */ (getModule()).HEAPU8;
 
 // A reader's error as sources give it: ShortRead for a short file, else the error itself.
+/** @param {any} e (what the store threw: an Error with a kind, or any other) */
 function readError(e) {
   if (e.kind === 'short') return new ShortRead(e.size);
   return e;
 }
 
+/** @implements {Source} */
 export class OpfsSource {
   // store: opfsStore(); entry, name: the file in the cache; location: as the model names it;
   // origin: { url } or { blob }; addFile(name): records the file in the entry's list;
   // keepPartial: a download that runs out of quota keeps its bytes for the next create().
+  /**
+   * @param {import('./opfs-store.mjs').OpfsStore} store
+   * @param {string} entry
+   * @param {string} name
+   * @param {string} location
+   * @param {{ url?: URL, blob?: Blob }} origin one of the two
+   * @param {(name: string) => Promise<unknown>} addFile
+   * @param {boolean} [keepPartial]
+   */
   constructor(store, entry, name, location, origin, addFile, keepPartial = false) {
-    Object.assign(this, { store, entry, name, location, origin, addFile, keepPartial });
+    // (one by one, not Object.assign(this, { ... }), so that the type check knows the fields)
+    this.store = store;
+    this.entry = entry;
+    this.name = name;
+    this.location = location;
+    this.origin = origin;
+    this.addFile = addFile;
+    this.keepPartial = keepPartial;
+    /** @type {string[]} */
     this.tables = [];
   }
   get canKeepTables() { return true; }
+  /** @returns {Promise<{ complete: number | null, part: number | null }>} */
   #status() { return this.store.call('status', [this.entry, this.name]); }
 
   // The bytes still to fetch for the tables `tables` (facts) stored in this file.
+  /** @param {import('./table-facts.mjs').TableFacts[]} tables */
   async pendingBytes(tables) {
     this.tables = tables.map((x) => x.name);
     const { complete, part } = await this.#status();
@@ -38,15 +63,17 @@ export class OpfsSource {
   #what() { return `${this.tables.length === 1 ? 'table' : 'tables'} ${this.tables.map((t) => `'${t}'`).join(', ')} ('${this.location}')`; }
 
   // Downloads or copies the file into the cache, unless it is there complete.
+  /** @param {Progress} progress */
   async fetch(progress) {
     const { complete, part } = await this.#status();
     if (complete !== null) return;
     const stored = part ?? 0;
     const need = Math.max(0, (this.needed ?? 0) - stored);
     // (with keepPartial the download goes ahead: what fits is kept, and resumed once there is room)
-    const estimate = this.keepPartial ? null : await navigator.storage.estimate?.();
+    // (quota and usage come together: quota is checked finite below)
+    const estimate = /** @type {{ quota: number, usage: number } | null | undefined} */ (this.keepPartial ? null : await navigator.storage.estimate?.());
     if (estimate && Number.isFinite(estimate.quota) && estimate.quota - estimate.usage < need)
-      throw new ExternalDataError(`${this.#what()}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(this.needed)} in all, ${stored} stored), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
+      throw new ExternalDataError(`${this.#what()}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(/** @type {number} */ (this.needed))} in all, ${stored} stored), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
     try {
       await this.addFile(this.name);
       if (this.origin.url) await this.store.call('download', [this.entry, this.name, this.origin.url.href, this.keepPartial], (n) => progress.add(n));
@@ -58,8 +85,9 @@ export class OpfsSource {
           ? 'the bytes stored are kept (keepPartial), and the next create() resumes from them once there is room'
           : 'the partial file was removed (keepPartial keeps it for resuming)'} (${e.message})`);
       }
-      if (e.kind === 'stopped') throw new ExternalDataError(`${this.#what()}: ${new DownloadStopped(this.origin.url.href, e.got, e.length, 5, e.message).message}; the bytes received are kept, and the next create() resumes from them`);
-      if (e.kind === 'http') throw new ExternalDataError(`${this.#what()}: cannot download ${this.origin.url.href}: ${e.message}`);
+      // ('stopped' and 'http' come from a download: origin.url is set)
+      if (e.kind === 'stopped') throw new ExternalDataError(`${this.#what()}: ${new DownloadStopped(/** @type {URL} */ (this.origin.url).href, e.got, e.length, 5, e.message).message}; the bytes received are kept, and the next create() resumes from them`);
+      if (e.kind === 'http') throw new ExternalDataError(`${this.#what()}: cannot download ${/** @type {URL} */ (this.origin.url).href}: ${e.message}`);
       throw new ExternalDataError(`${this.#what()}: cannot keep it in the origin private file system: ${e.name}: ${e.message}`);
     }
   }
@@ -70,6 +98,12 @@ export class OpfsSource {
     return complete;
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {number} addr
+   * @param {Progress | null} [progress]
+   */
   async readInto(offset, length, addr, progress) {
     try {
       for (let done = 0; done < length; done += CHUNK) {
@@ -82,6 +116,10 @@ export class OpfsSource {
     }
   }
 
+  /**
+   * @param {import('./sources.mjs').ReadRun[]} runs
+   * @param {number} end
+   */
   async readRuns(runs, end) {
     try {
       await this.store.readRuns(this.entry, this.name, runs, end, heap);

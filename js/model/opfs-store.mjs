@@ -6,8 +6,20 @@
 // works from js/ and from the one-file bundles alike, under a CSP that allows `worker-src blob:`
 // (no eval, no new Function).
 // Errors keep their kind ('missing', 'short', 'quota', 'busy', 'stopped', 'http') across the worker.
+// @ts-check
 import { fetchRange } from './fetch-range.mjs';
 import { opfsFiles } from './opfs-files.mjs';
+
+/** @typedef {ReturnType<typeof opfsFiles>} OpfsFiles */
+// (a call by the method's name, its arguments as a message carries them)
+/** @typedef {Record<string, (...args: any[]) => Promise<any>>} CallsByName */
+// What opfsStore() gives, in a worker or not.
+/**
+ * @typedef {object} OpfsStore
+ * @property {(op: string, args: unknown[], onBytes?: ((n: number) => void) | null) => Promise<any>} call
+ * @property {(entry: string, name: string, runs: import('./sources.mjs').ReadRun[], end: number, heap: () => Uint8Array) => Promise<void>} readRuns
+ * @property {(entry: string, name: string, length: number) => Promise<Uint8Array>} readBytes
+ */
 
 const PROGRESS_EVERY = 4 * 2 ** 20;   // bytes between progress messages of the reader worker
 
@@ -27,23 +39,28 @@ export async function opfsMissing() {
 }
 
 // The reader worker's script: the two functions' source text and a message loop.
+/**
+ * @param {typeof import('./fetch-range.mjs').fetchRange} fetchRange
+ * @param {typeof import('./opfs-files.mjs').opfsFiles} opfsFiles
+ * @param {number} every bytes between progress messages
+ */
 function workerMain(fetchRange, opfsFiles, every) {
   const files = opfsFiles(fetchRange);
   self.onmessage = async ({ data: { id, op, args } }) => {
     try {
-      let result, transfer = [];
+      let result, transfer = /** @type {Transferable[]} */ ([]);
       if (op === 'read') {
         // runs [{ at, length }] into one buffer, run after run
         const [entry, name, runs, end] = args;
         let total = 0;
-        const placed = runs.map((r) => ({ at: r.at, length: r.length, to: (total += r.length) - r.length }));
+        const placed = runs.map((/** @type {{ at: number, length: number }} */ r) => ({ at: r.at, length: r.length, to: (total += r.length) - r.length }));
         result = new Uint8Array(total);
         await files.read(entry, name, placed, end, result);
         transfer = [result.buffer];
       } else {
         let pending = 0;
-        const onBytes = (n) => { pending += n; if (pending >= every) { postMessage({ id, bytes: pending }); pending = 0; } };
-        result = await files[op](...args, onBytes);
+        const onBytes = (/** @type {number} */ n) => { pending += n; if (pending >= every) { postMessage({ id, bytes: pending }); pending = 0; } };
+        result = await (/** @type {CallsByName} */ (files))[op](...args, onBytes);
         if (pending) postMessage({ id, bytes: pending });
       }
       postMessage({ id, result }, transfer);
@@ -55,7 +72,10 @@ function workerMain(fetchRange, opfsFiles, every) {
 
 // The page's reader worker: a call per message, answered in order of completion.
 class ReaderWorker {
-  #worker; #calls = new Map(); #next = 0;
+  #worker;
+  /** @type {Map<number, { done: (result: any) => void, fail: (e: Error) => void, onBytes: ((n: number) => void) | null }>} */
+  #calls = new Map();
+  #next = 0;
   constructor() {
     const source = `(${workerMain})((${fetchRange}), (${opfsFiles}), ${PROGRESS_EVERY});`;
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
@@ -74,6 +94,12 @@ class ReaderWorker {
       this.#calls.clear();
     };
   }
+  /**
+   * @param {string} op
+   * @param {unknown[]} args
+   * @param {((n: number) => void) | null} [onBytes]
+   * @returns {Promise<any>} what the method resolved to
+   */
   call(op, args, onBytes = null) {
     const id = this.#next++;
     return new Promise((done, fail) => {
@@ -83,30 +109,33 @@ class ReaderWorker {
   }
 }
 
-let files = null, worker = null;
+let files = /** @type {OpfsFiles | null} */ (null), worker = /** @type {ReaderWorker | null} */ (null);
 
 // The cache's files as async calls: status, download, copy, readMeta, addFiles, list, remove,
 // readRuns(entry, name, runs [{ at, length, addr }], end, heap) into wasm memory (heap(): the
 // current HEAPU8) and readBytes(entry, name, length) into a new Uint8Array.
+/** @returns {OpfsStore} */
 export function opfsStore() {
   if (inDedicatedWorker()) {
     files ??= opfsFiles(fetchRange);
+    // (the closures below read `files`, set above for good)
     return {
-      call: (op, args, onBytes) => files[op](...args, onBytes),
-      readRuns: (entry, name, runs, end, heap) => files.read(entry, name, runs.map((r) => ({ at: r.at, length: r.length, to: r.addr })), end, heap()),
+      call: (op, args, onBytes) => (/** @type {CallsByName} */ (files))[op](...args, onBytes),
+      readRuns: (entry, name, runs, end, heap) => /** @type {OpfsFiles} */ (files).read(entry, name, runs.map((r) => ({ at: r.at, length: r.length, to: r.addr })), end, heap()),
       async readBytes(entry, name, length) {
         const bytes = new Uint8Array(length);
-        await files.read(entry, name, [{ at: 0, length, to: 0 }], length, bytes);
+        await /** @type {OpfsFiles} */ (files).read(entry, name, [{ at: 0, length, to: 0 }], length, bytes);
         return bytes;
       },
     };
   }
   worker ??= new ReaderWorker();
+  // (the closures below read `worker`, set above for good)
   return {
-    call: (op, args, onBytes) => worker.call(op, args, onBytes),
-    readBytes: (entry, name, length) => worker.call('read', [entry, name, [{ at: 0, length }], length]),
+    call: (op, args, onBytes) => /** @type {ReaderWorker} */ (worker).call(op, args, onBytes),
+    readBytes: (entry, name, length) => /** @type {ReaderWorker} */ (worker).call('read', [entry, name, [{ at: 0, length }], length]),
     async readRuns(entry, name, runs, end, heap) {
-      const bytes = await worker.call('read', [entry, name, runs.map((r) => ({ at: r.at, length: r.length })), end]);
+      const bytes = await /** @type {ReaderWorker} */ (worker).call('read', [entry, name, runs.map((r) => ({ at: r.at, length: r.length })), end]);
       const h = heap();
       let from = 0;
       for (const r of runs) {

@@ -5,9 +5,27 @@
 // reads [offset, offset + length) into wasm memory at an address; files, Blobs and bytes can
 // also read scattered runs of rows, for tables kept outside wasm memory.
 // Memory: nothing here allocates in wasm memory; callers own the addresses they pass.
+// @ts-check
 import { ModelError } from '../generated/errors.mjs';
 import { getModule, isNode } from '../runtime.mjs';
 import { fetchRange } from './fetch-range.mjs';
+
+/** @typedef {import('./progress.mjs').Progress} Progress */
+// A run of bytes to read: [at, at + length) of the source into wasm memory at addr.
+/** @typedef {{ at: number, length: number, addr: number }} ReadRun */
+// What every source does (the classes below, and OpfsSource): its size when known before reading
+// (null: not until fetched), and reads into wasm memory; readRuns where tables can be kept in it
+// (canKeepTables). A source that fetches its bytes first (OpfsSource) has fetch and pendingBytes.
+/**
+ * @typedef {object} Source
+ * @property {boolean} canKeepTables
+ * @property {() => Promise<number | null>} size
+ * @property {(offset: number, length: number, addr: number, progress?: Progress | null) => Promise<void>} readInto
+ * @property {(runs: ReadRun[], end: number) => Promise<void>} [readRuns]
+ * @property {(tables: import('./table-facts.mjs').TableFacts[]) => Promise<number>} [pendingBytes]
+ * @property {(progress: Progress) => Promise<void>} [fetch]
+ */
+/** @typedef {{ fs: typeof import('node:fs'), path: typeof import('node:path') }} NodeModules */
 
 const MiB = 1 << 20;
 export const CHUNK = 64 * MiB;         // one read into wasm memory from a file (fs caps one read at 2 GiB)
@@ -16,27 +34,41 @@ const BLOB_READS_IN_FLIGHT = 8;        // slices read at once for a table kept i
 
 
 // Node's fs and path, or null outside Node (process.getBuiltinModule avoids import()'s 3 ms).
+/** @returns {Promise<NodeModules | null>} */
 export async function nodeModules() {
   if (!isNode) return null;
+  /**
+   * @template {'node:fs' | 'node:path'} N
+   * @param {N} name
+   */
   const get = (name) => globalThis.process.getBuiltinModule?.(name) ?? import(name);
   return { fs: await get('node:fs'), path: await get('node:path') };
 }
 
 // A short read: the bytes ran out before `length`. `got` bytes were read from `offset`.
 export class ShortRead extends Error {
+  /** @param {number} size */
   constructor(size) {
     super(`the source holds ${size} bytes`);
     this.size = size;
   }
 }
 
-const heap = () => getModule().HEAPU8;   // read again after every await: memory may have grown
+const heap = () => /** @type {import('../wasm-module.mjs').WasmModule} */ (getModule()).HEAPU8;   // read again after every await: memory may have grown
 
 // Bytes already in JS memory (a Uint8Array or ArrayBuffer passed by the caller).
+/** @implements {Source} */
 export class BytesSource {
+  /** @param {Uint8Array | ArrayBuffer} bytes */
   constructor(bytes) { this.bytes = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes; }
   get canKeepTables() { return true; }
   async size() { return this.bytes.length; }
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {number} addr
+   * @param {Progress | null} [progress]
+   */
   async readInto(offset, length, addr, progress) {
     if (offset + length > this.bytes.length) throw new ShortRead(this.bytes.length);
     for (let done = 0; done < length; done += CHUNK) {
@@ -46,6 +78,10 @@ export class BytesSource {
     }
   }
   // runs: [{ at: source offset, length, addr }]
+  /**
+   * @param {ReadRun[]} runs
+   * @param {number} end the bytes the source must hold
+   */
   async readRuns(runs, end) {
     if (end > this.bytes.length) throw new ShortRead(this.bytes.length);
     const h = heap();
@@ -55,10 +91,21 @@ export class BytesSource {
 
 // A file in Node, opened for each load or run: a file that vanishes or shrinks under a table kept
 // in it fails the run that reads it, rather than serving a deleted file's bytes.
+/** @implements {Source} */
 export class FileSource {
+  /**
+   * @param {typeof import('node:fs')} fs
+   * @param {string} path
+   */
   constructor(fs, path) { this.fs = fs; this.path = path; }
   get canKeepTables() { return true; }
   async size() { return this.fs.statSync(this.path).size; }
+  /**
+   * @template T
+   * @param {number} end the bytes the file must hold
+   * @param {(fd: number) => T} body
+   * @returns {T}
+   */
   #withFile(end, body) {
     const fs = this.fs;
     const fd = fs.openSync(this.path, 'r');
@@ -70,6 +117,13 @@ export class FileSource {
       fs.closeSync(fd);
     }
   }
+  /**
+   * @param {number} fd
+   * @param {number} at
+   * @param {number} length
+   * @param {number} addr
+   * @param {Progress | null | undefined} progress
+   */
   #read(fd, at, length, addr, progress) {
     for (let done = 0; done < length;) {
       const got = this.fs.readSync(fd, heap(), addr + done, Math.min(CHUNK, length - done), at + done);
@@ -78,24 +132,47 @@ export class FileSource {
       progress?.add(got);
     }
   }
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {number} addr
+   * @param {Progress | null} [progress]
+   */
   async readInto(offset, length, addr, progress) {
     this.#withFile(offset + length, (fd) => this.#read(fd, offset, length, addr, progress));
   }
+  /**
+   * @param {ReadRun[]} runs
+   * @param {number} end
+   */
   async readRuns(runs, end) {
     this.#withFile(end, (fd) => { for (const r of runs) this.#read(fd, r.at, r.length, r.addr, null); });
   }
 }
 
 // A Blob or File: read in slices of at most 16 MiB (a File the user picked is read from disk).
+/** @implements {Source} */
 export class BlobSource {
+  /** @param {Blob} blob */
   constructor(blob) { this.blob = blob; }
   get canKeepTables() { return true; }
   async size() { return this.blob.size; }
+  /**
+   * @param {number} at
+   * @param {number} length
+   * @param {number} addr
+   */
   async #slice(at, length, addr) {
     const bytes = new Uint8Array(await this.blob.slice(at, at + length).arrayBuffer());
     if (bytes.length !== length) throw new ShortRead(this.blob.size);
     heap().set(bytes, addr);
   }
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {number} addr
+   * @param {Progress | null} [progress]
+   */
   async readInto(offset, length, addr, progress) {
     if (offset + length > this.blob.size) throw new ShortRead(this.blob.size);
     for (let done = 0; done < length; done += BLOB_CHUNK) {
@@ -108,8 +185,13 @@ export class BlobSource {
   // Chromium 512 scattered rows of a 2.76 GB File took 391 ms one after another and 258 ms this
   // way (bench:tables); on a 1.08 GB File 8, 32 and 64 at a time all took about 370 ms: the
   // browser's cost per read (about 0.7 ms) dominates.
+  /**
+   * @param {ReadRun[]} runs
+   * @param {number} end
+   */
   async readRuns(runs, end) {
     if (end > this.blob.size) throw new ShortRead(this.blob.size);
+    /** @type {[number, number, number][]} */
     const parts = [];
     for (const r of runs)
       for (let done = 0; done < r.length; done += BLOB_CHUNK) parts.push([r.at + done, Math.min(BLOB_CHUNK, r.length - done), r.addr + done]);
@@ -131,6 +213,13 @@ export class BlobSource {
 // truncated entry of the browser's HTTP cache does) and could not be resumed: `got` of `length`
 // bytes arrived.
 export class DownloadStopped extends Error {
+  /**
+   * @param {string} url
+   * @param {number} got
+   * @param {number | null} length
+   * @param {number} tries
+   * @param {string} [cause] the last try's
+   */
   constructor(url, got, length, tries, cause) {
     super(`the download of ${url} ended after ${got} of ${length} bytes (${tries} tries${cause ? `; the last: ${cause}` : ''})`);
     Object.assign(this, { got, length });
@@ -143,10 +232,18 @@ export const URL_TRIES = 5;   // requests for one range: the first and up to 4 r
 // whole file: the bytes before the range are skipped as they stream by). A response that ends
 // before the range's end is a download that stopped, not a short file: it resumes from the bytes
 // received, URL_TRIES requests in all. Tables are not kept at a URL: they are loaded.
+/** @implements {Source} */
 export class UrlSource {
+  /** @param {URL} url */
   constructor(url) { this.url = url; }
   get canKeepTables() { return false; }
   async size() { return null; }   // known once fetched
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {number} addr
+   * @param {Progress | null} [progress]
+   */
   async readInto(offset, length, addr, progress) {
     await fetchInto(this.url, offset, length, (chunk, at) => heap().set(chunk, addr + at), progress);
   }
@@ -155,6 +252,13 @@ export class UrlSource {
 // UrlSource's reads (fetchRange, self-contained: the OPFS reader worker runs the same function)
 // fail with { kind: 'short', size } or { kind: 'stopped', got, length, tries }; as ShortRead and
 // DownloadStopped here.
+/**
+ * @param {URL} url
+ * @param {number} offset
+ * @param {number} length
+ * @param {(chunk: Uint8Array, at: number) => void} put
+ * @param {Progress | null | undefined} progress
+ */
 async function fetchInto(url, offset, length, put, progress) {
   try {
     await fetchRange(url, offset, length, put, progress ? (n) => progress.add(n) : null, URL_TRIES);
@@ -167,6 +271,11 @@ async function fetchInto(url, offset, length, put, progress) {
 
 // The bytes of a model given as a path or file: URL (Node), a URL (string or URL object), a Blob/File, a
 // Uint8Array or an ArrayBuffer, and where its external data is looked for: { bytes, baseDir, baseUrl }.
+/**
+ * @param {unknown} source (the caller's: anything else gives null)
+ * @param {string} what names the model in errors
+ * @returns {Promise<{ bytes: Uint8Array, baseDir?: string, baseUrl?: URL } | null>}
+ */
 export async function readModel(source, what) {
   if (source instanceof Uint8Array) return { bytes: source };
   if (source instanceof ArrayBuffer) return { bytes: new Uint8Array(source) };
@@ -179,7 +288,7 @@ export async function readModel(source, what) {
   }
   const file = asPath(source);
   if (file !== null) {
-    const { fs, path } = await nodeModules();
+    const { fs, path } = /** @type {NodeModules} */ (await nodeModules());   // (in Node: asPath gave a path)
     const full = path.resolve(file);
     return { bytes: fs.readFileSync(full), baseDir: path.dirname(full) };
   }
@@ -189,6 +298,10 @@ export async function readModel(source, what) {
 // A URL for a string or URL object: in browsers any string (relative to the page); in Node only
 // http(s):, data: and blob: URLs (other strings are file paths, and file: URLs are made paths by
 // asPath).
+/**
+ * @param {unknown} x
+ * @returns {URL | null}
+ */
 export function asUrl(x) {
   if (isNode) {
     const href = x instanceof URL ? x.href : typeof x === 'string' ? x : '';
@@ -200,6 +313,10 @@ export function asUrl(x) {
 }
 
 // In Node, the file path of a path string or a file: URL (string or URL object); else null.
+/**
+ * @param {unknown} x
+ * @returns {string | null}
+ */
 export function asPath(x) {
   if (!isNode) return null;
   const href = x instanceof URL ? x.href : typeof x === 'string' ? x : null;

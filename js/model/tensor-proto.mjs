@@ -2,24 +2,39 @@
 // (little-endian; viewed in place when aligned, copied only when not), the typed fields, and
 // external data (the caller resolves location/offset/length to bytes). Protos are decoded by
 // onnx-proto.mjs.
+// @ts-check
 import { ModelError } from '../generated/errors.mjs';
 import { Tensor } from '../tensor.mjs';
 import { arrayClass, storageLength, typeById } from '../types.mjs';
 import { decodeTensor } from './onnx-proto.mjs';
 
+/** @typedef {import('./onnx-proto.mjs').TensorProto} TensorProto */
+/** @typedef {import('../types.mjs').ElementType} ElementType */
+
 const utf8 = new TextDecoder();
 
+/** @param {string} message */
 export function modelError(message) {
   return new ModelError(message);
 }
 
 // The ONNX element type id of a proto to this package's type record, or a ModelError.
+/**
+ * @param {number} id
+ * @param {string} what names the tensor in the error
+ * @returns {ElementType}
+ */
 export function elementType(id, what) {
   const t = typeById(id);
   if (!t) throw modelError(`${what} has element type ${id}, which ONNX does not define (or is undefined)`);
   return t;
 }
 
+/**
+ * @param {{ dims: readonly bigint[] }} proto
+ * @param {string} what names the tensor in the error
+ * @returns {number[]}
+ */
 export function dimsOf(proto, what) {
   return Array.from(proto.dims, (d, i) => {
     const n = Number(d);
@@ -29,8 +44,20 @@ export function dimsOf(proto, what) {
 }
 
 // The typed field that holds a type's values when raw_data is not used (onnx.proto's comments).
+/**
+ * @param {ElementType} t
+ * @param {TensorProto} proto
+ * @param {number} length entries of the field
+ * @param {string} what
+ */
 function fromTypedField(t, proto, length, what) {
   const Cls = arrayClass(t);
+  /**
+   * @template {readonly unknown[]} F
+   * @param {F} field
+   * @param {number} n
+   * @returns {F}
+   */
   const need = (field, n) => {
     if (field.length !== n) throw modelError(`${what} (${t.name}) holds ${field.length} values in its typed field, expected ${n}`);
     return field;
@@ -43,18 +70,23 @@ function fromTypedField(t, proto, length, what) {
     case 'int64':
       return BigInt64Array.from(need(proto.int64Data, length));
     case 'uint32': case 'uint64':
-      return Cls.from(need(proto.uint64Data, length), (v) => (Cls === BigUint64Array ? BigInt.asUintN(64, BigInt(v)) : Number(v)));
+      return Cls.from(need(proto.uint64Data, length), (/** @type {bigint} */ v) => (Cls === BigUint64Array ? BigInt.asUintN(64, BigInt(v)) : Number(v)));
     case 'string':
       return Array.from(need(proto.stringData, length), (b) => utf8.decode(b));
     default:
       // int8/16/32, uint8/16, bool, and the bits of float16, bfloat16, float8 and packed
       // sub-byte types (one packed byte per int32) are in int32_data.
-      return Cls.from(need(proto.int32Data, length), (v) => v);
+      return Cls.from(need(proto.int32Data, length), (/** @type {number} */ v) => v);
   }
 }
 
 // A Tensor (in wasm memory) from a TensorProto. `external(location, offset, length, what)`
 // returns the bytes of externally stored data.
+/**
+ * @param {TensorProto} proto
+ * @param {{ external?: (location: string, offset: number, length: number | undefined, what: string) => Uint8Array }} [options]
+ * @returns {Tensor}
+ */
 export function tensorFromProto(proto, { external } = {}) {
   const what = `tensor '${proto.name}'`;
   const t = elementType(proto.dataType, what);
@@ -64,7 +96,7 @@ export function tensorFromProto(proto, { external } = {}) {
   const Cls = arrayClass(t);
   let bytes = null;
   if (proto.dataLocation === 1) {   // EXTERNAL
-    const entry = (k) => proto.externalData.find((e) => e.key === k)?.value;
+    const entry = (/** @type {string} */ k) => proto.externalData.find((e) => e.key === k)?.value;
     const location = entry('location');
     if (!location) throw modelError(`${what} is stored externally but names no location`);
     if (!external) throw modelError(`${what} is stored in external file '${location}': pass the file's bytes in options.externalData`);
@@ -87,12 +119,17 @@ export function tensorFromProto(proto, { external } = {}) {
   return new Tensor(t.name, data, dims);
 }
 
+/** @param {TensorProto} p */
 function noTypedData(p) {
   return !(p.floatData.length || p.int32Data.length || p.int64Data.length || p.doubleData.length ||
     p.uint64Data.length || p.stringData.length);
 }
 
 // Entries of the typed field: elements, pairs for complex, packed bytes for sub-byte types.
+/**
+ * @param {ElementType} t
+ * @param {number} size
+ */
 function typedLength(t, size) {
   if (t.name.startsWith('complex')) return size * 2;
   if (t.bits < 8) return Math.ceil((size * t.bits) / 8);
@@ -100,6 +137,10 @@ function typedLength(t, size) {
 }
 
 // A serialized TensorProto (an input_K.pb / output_K.pb file of ONNX's test data).
+/**
+ * @param {Uint8Array} bytes
+ * @returns {Promise<{ name: string, tensor: Tensor }>}
+ */
 export async function tensorFromProtoBytes(bytes) {
   let proto;
   try {
