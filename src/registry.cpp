@@ -37,16 +37,30 @@ const std::vector<AttrSpec> kReshape1Attrs = {{"shape", AttrKind::Ints, true},
 const std::vector<AttrSpec> kNoAttrs = {};
 const std::vector<AttrSpec> kAllowzero = {{"allowzero", AttrKind::Int, false}};
 
+// com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
+// type) and optional zero points (T1).
+const std::vector<InputSpec> kGbqInputs = {
+    {"data", "T1", {E::Uint8, E::Uint4, E::Int4}},
+    {"indices", "Tind", kIndexTypes},
+    {"scales", "T2", {E::Float, E::Float16, E::Bfloat16}},
+    {"zero_points", "T1", {E::Uint8, E::Uint4, E::Int4}, false, true},
+};
+const std::vector<AttrSpec> kGbqAttrs = {{"gather_axis", AttrKind::Int, false},
+                                         {"quantize_axis", AttrKind::Int, false},
+                                         {"block_size", AttrKind::Int, false},
+                                         {"bits", AttrKind::Int, false}};
+
 // Gather reads its data (input 0) by rows from outside memory when it gathers along axis 0.
 const Capabilities kGatherCaps = {false, 0, "axis", plan_gather_rows};
 const Capabilities kView = {true, -1, nullptr, nullptr};
+const Capabilities kNone = {};
 
 #define SPEC(op, v) "https://onnx.ai/onnx/operators/onnx__" #op ".html#" #op "-" #v
 
 }  // namespace
 
 const std::vector<DomainInfo>& domains() {
-  static const std::vector<DomainInfo> table = {{"", kMinOpset, kMaxOpset}};
+  static const std::vector<DomainInfo> table = {{"", kMinOpset, kMaxOpset}, {"com.microsoft", 1, 1}};
   return table;
 }
 
@@ -75,6 +89,10 @@ const std::vector<OpVersion>& op_versions() {
       {"", "Reshape", 23, 23, reshape_in(kWithFloat4), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 23)},
       {"", "Reshape", 24, 24, reshape_in(kWithE8m0), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 24)},
       {"", "Reshape", 25, kMaxOpset, reshape_in(kWithInt2), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 25)},
+
+      {"com.microsoft", "GatherBlockQuantized", 1, 1, kGbqInputs, kGbqAttrs, parse_gather_block_quantized,
+       infer_gather_block_quantized, run_gather_block_quantized, kNone,
+       "https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized"},
   };
   return table;
 }

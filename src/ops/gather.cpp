@@ -61,9 +61,11 @@ struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
 
+}  // namespace
+
 // Checks every index against [-axis_dim, axis_dim - 1], and writes them normalized to
 // [0, axis_dim) into `norm` unless it is null. The error names the first index out of range.
-Status check_indices(const OpVersion& v, const Tensor& indices, size_t axis, int64_t axis_dim, uint32_t* norm) {
+Status check_gather_indices(const OpVersion& v, const Tensor& indices, size_t axis, int64_t axis_dim, uint32_t* norm) {
   const size_t n = static_cast<size_t>(indices.element_count());
   // Normalized indices are uint32: enough for wasm32, whose memory cannot hold a longer axis.
   if (norm && axis_dim > (int64_t{1} << 32))
@@ -82,8 +84,6 @@ Status check_indices(const OpVersion& v, const Tensor& indices, size_t axis, int
                                        std::to_string(axis_dim - 1) + "] for axis " + std::to_string(axis) +
                                        " of size " + std::to_string(axis_dim));
 }
-
-}  // namespace
 
 Status parse_gather(const OpVersion&, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
   auto p = std::make_unique<GatherParams>();
@@ -154,7 +154,7 @@ Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const
       return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
                                                  " bytes to normalize the indices");
   }
-  ONNXWASM_RETURN_IF_ERROR(check_indices(v, indices, axis, axis_dim, copies ? norm : nullptr));
+  ONNXWASM_RETURN_IF_ERROR(check_gather_indices(v, indices, axis, axis_dim, copies ? norm : nullptr));
 
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, std::move(out_dims), &result, /*zeroed=*/false));
@@ -219,7 +219,7 @@ Status plan_gather_rows(const OpVersion& v, const OpParams& p, const std::vector
   if (!norm)
     return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
                                                " bytes to normalize the indices");
-  ONNXWASM_RETURN_IF_ERROR(check_indices(v, indices, axis, axis_dim, norm.get()));
+  ONNXWASM_RETURN_IF_ERROR(check_gather_indices(v, indices, axis, axis_dim, norm.get()));
   // The distinct rows in increasing order, then each index as a position among them.
   std::vector<uint32_t> distinct(norm.get(), norm.get() + n);
   std::sort(distinct.begin(), distinct.end());

@@ -10,6 +10,9 @@ Status parse_gather(const OpVersion&, const Attributes&, std::unique_ptr<OpParam
 Status infer_gather(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
 Status run_gather(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                   std::vector<Tensor>*);
+// Checks every index against [-axis_dim, axis_dim - 1] (an IndexOutOfRangeError naming the first
+// one outside), and writes them normalized to [0, axis_dim) into `norm` unless it is null.
+Status check_gather_indices(const OpVersion& v, const Tensor& indices, size_t axis, int64_t axis_dim, uint32_t* norm);
 // Gather's PlanRowsFn (registry.h): axis 0 only.
 Status plan_gather_rows(const OpVersion& v, const OpParams& p, const std::vector<int64_t>& data_dims,
                         const Tensor& indices, Tensor* remapped, Tensor* rows);
@@ -28,5 +31,12 @@ Status infer_reshape_5(const OpVersion&, const OpParams&, const std::vector<Valu
 // buffer with the inferred dims, no copy.
 Status run_view(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                 std::vector<Tensor>*);
+
+// gather_block_quantized.cpp: com.microsoft GatherBlockQuantized-1.
+Status parse_gather_block_quantized(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_gather_block_quantized(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&,
+                                    std::vector<ValueInfo>*);
+Status run_gather_block_quantized(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
+                                  const std::vector<ValueInfo>&, std::vector<Tensor>*);
 
 }  // namespace onnxwasm

@@ -1,5 +1,6 @@
-// The registry table: every op's versions cover opsets 1..kMaxOpset with no overlap and no gap,
-// each version resolves from every opset in its range, and the type lists only grow.
+// The registry table: every op's versions cover its domain's opsets (1..kMaxOpset in the default
+// domain) with no overlap and no gap, each version resolves from every opset in its range, and
+// the type lists only grow.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -8,20 +9,24 @@
 
 using namespace onnxwasm;
 
-TEST_CASE("registry: version ranges of each op tile [1, kMaxOpset] without overlap or gap") {
+TEST_CASE("registry: version ranges of each op tile its domain's opsets without overlap or gap") {
   std::map<std::string, std::vector<const OpVersion*>> by_op;
-  for (const OpVersion& v : op_versions()) by_op[v.op].push_back(&v);
-  REQUIRE(by_op.size() == 3);
+  for (const OpVersion& v : op_versions()) by_op[std::string(v.domain) + "/" + v.op].push_back(&v);
+  REQUIRE(by_op.size() == 4);
   for (auto& [op, versions] : by_op) {
     INFO(op);
-    int next = kMinOpset;
+    const DomainInfo* domain = nullptr;
+    for (const DomainInfo& d : domains())
+      if (op.rfind(std::string(d.domain) + "/", 0) == 0) domain = &d;
+    REQUIRE(domain);
+    int next = domain->min_opset;
     for (const OpVersion* v : versions) {
       INFO(v->label());
       CHECK(v->since == next);
       CHECK(v->until >= v->since);
       next = v->until + 1;
     }
-    CHECK(next == kMaxOpset + 1);
+    CHECK(next == domain->max_opset + 1);
   }
 }
 
@@ -52,7 +57,7 @@ TEST_CASE("registry: opsets outside [1, 28] and unknown ops are refused with the
 TEST_CASE("registry: each later version of an op allows every type the earlier one did") {
   const OpVersion* prev = nullptr;
   for (const OpVersion& v : op_versions()) {
-    if (prev && std::string(prev->op) == v.op) {
+    if (prev && std::string(prev->op) == v.op && std::string(prev->domain) == v.domain) {
       for (int id = 1; id <= kMaxElementTypeId; ++id) {
         const ElementType t = static_cast<ElementType>(id);
         INFO(v.label() << " type " << id);

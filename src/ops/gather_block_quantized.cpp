@@ -1,0 +1,290 @@
+// com.microsoft GatherBlockQuantized: https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized
+// (version 1), as onnxruntime's CPU kernel defines it (contrib_ops/cpu/quantization/
+// gather_block_quantized.cc): Gather of a block-quantized table, dequantized on the way out.
+// - data: uint8 words of 2, 4 or 8-bit codes packed along the last dim, lowest bits first
+//   (MatMulNBits' layout; gather_axis 0, quantize_axis the last; default zero point 2^(bits-1)),
+//   or int4/uint4 of the logical shape in ONNX's packing (any axes; default zero point 0);
+// - scales: the data's rank, one per block_size codes along quantize_axis; their type is the
+//   output's; zero_points (optional): the data's type, packed as the data along quantize_axis;
+// - output: data's dims with gather_axis replaced by the indices' dims (the last one in codes).
+// Unlike onnxruntime, which writes zeros for an index out of range, such an index is an
+// IndexOutOfRangeError, as Gather's.
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+#include "../kernels/dequantize.h"
+#include "../kernels/float16.h"
+#include "ops.h"
+
+namespace onnxwasm {
+namespace {
+
+struct GbqParams : OpParams {
+  int64_t gather_axis = 0;
+  int64_t quantize_axis = 1;
+  int64_t block_size = 128;
+  int64_t bits = 4;
+};
+
+// The axes and sizes of one call, from the data's dims (packed for uint8): what both inference
+// and the run need.
+struct Layout {
+  size_t gather_axis = 0, quantize_axis = 0;
+  int64_t components = 1;  // codes per element of data: 8 / bits for uint8, else 1
+};
+
+Status normalize_axis(const OpVersion& v, const char* name, int64_t a, size_t rank, size_t* out) {
+  const int64_t r = static_cast<int64_t>(rank);
+  if (a < -r || a > r - 1)
+    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": " + name + " " + std::to_string(a) + " is outside [" +
+                                             std::to_string(-r) + ", " + std::to_string(r - 1) + "] for data of rank " +
+                                             std::to_string(r));
+  *out = static_cast<size_t>(a < 0 ? a + r : a);
+  return Status::ok();
+}
+
+Status layout_of(const OpVersion& v, const GbqParams& p, ElementType data_type, size_t rank, Layout* out) {
+  if (rank == 0) return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": data must have rank >= 1, got a scalar");
+  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "gather_axis", p.gather_axis, rank, &out->gather_axis));
+  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "quantize_axis", p.quantize_axis, rank, &out->quantize_axis));
+  if (data_type == ElementType::Uint8) {
+    if (p.bits != 2 && p.bits != 4 && p.bits != 8)
+      return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": bits " + std::to_string(p.bits) +
+                                               " is not allowed for uint8 data; bits must be 2, 4 or 8");
+    if (out->gather_axis != 0)
+      return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": gather_axis " + std::to_string(p.gather_axis) +
+                                               " is not allowed for uint8 data; it must be 0");
+    if (out->quantize_axis != rank - 1 || rank < 2)
+      return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": quantize_axis " + std::to_string(p.quantize_axis) +
+                                               " is not allowed for uint8 data of rank " + std::to_string(rank) +
+                                               "; it must be the last axis, other than gather_axis 0");
+    out->components = 8 / p.bits;
+  } else if (p.bits != 4) {
+    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": bits " + std::to_string(p.bits) + " is not allowed for " +
+                                             onnx_name(data_type) + " data; bits must be 4");
+  }
+  return Status::ok();
+}
+
+// Blocks along the quantize axis: ceil(codes / block_size).
+int64_t block_count(int64_t codes, int64_t block_size) { return codes / block_size + (codes % block_size != 0); }
+
+// The scales' and zero points' shapes against the data's, where dims are known.
+Status check_quantization_shapes(const OpVersion& v, const GbqParams& p, const Layout& l, const ValueInfo& data,
+                                 const ValueInfo& scales, const ValueInfo* zero_points) {
+  if (!scales.rank_known) return Status::ok();
+  if (scales.dims.size() != data.dims.size())
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": scales " + scales.shape_string() +
+                                         " must have the data's rank (data " + data.shape_string() + ")");
+  for (size_t i = 0; i < data.dims.size(); ++i) {
+    const Dim& d = data.dims[i];
+    const Dim& s = scales.dims[i];
+    if (!d.is_known() || !s.is_known()) continue;
+    const int64_t want = i == l.quantize_axis ? block_count(d.value * l.components, p.block_size) : d.value;
+    if (s.value != want)
+      return ONNXWASM_ERROR(StatusCode::Shape,
+                            v.label() + ": scales " + scales.shape_string() + " do not match data " + data.shape_string() +
+                                ": dimension " + std::to_string(i) + " must be " + std::to_string(want) +
+                                (i == l.quantize_axis ? " (blocks of " + std::to_string(p.block_size) + " codes along quantize_axis)" : ""));
+  }
+  if (!zero_points || !zero_points->rank_known) return Status::ok();
+  if (zero_points->dims.size() != scales.dims.size())
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": zero_points " + zero_points->shape_string() +
+                                         " must have the scales' rank (scales " + scales.shape_string() + ")");
+  for (size_t i = 0; i < scales.dims.size(); ++i) {
+    const Dim& s = scales.dims[i];
+    const Dim& z = zero_points->dims[i];
+    if (!s.is_known() || !z.is_known()) continue;
+    const int64_t want = i == l.quantize_axis ? block_count(s.value, l.components) : s.value;
+    if (z.value != want)
+      return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": zero_points " + zero_points->shape_string() +
+                                           " do not match scales " + scales.shape_string() + ": dimension " +
+                                           std::to_string(i) + " must be " + std::to_string(want));
+  }
+  return Status::ok();
+}
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+// What a run reads, in the ORT kernel's terms: data as [M, axis_dim, block] around the gather
+// axis and as [.., quantize_axis_dim, quantize_n] around the quantize axis (all in codes).
+struct Run {
+  const uint8_t* data;
+  const uint8_t* scales;
+  const uint8_t* zeros;  // null: the default zero point
+  ElementType data_type, scale_type;
+  int bits;
+  bool is_signed;
+  int32_t default_zero;
+  int64_t block_size, axis_dim, block, quantize_dim, quantize_n, scale_row;  // scale_row: blocks * quantize_n
+  DequantizeFn dequantize;
+};
+
+float scale_at(const Run& r, int64_t i) {
+  switch (r.scale_type) {
+    case ElementType::Float16: return half_to_float(reinterpret_cast<const uint16_t*>(r.scales)[i]);
+    case ElementType::Bfloat16: return bfloat16_to_float(reinterpret_cast<const uint16_t*>(r.scales)[i]);
+    default: return reinterpret_cast<const float*>(r.scales)[i];
+  }
+}
+
+// The zero point of scale i: packed as the data along the scales' quantize axis (uint8: in rows
+// of the scales' last dim, each row starting on a byte; int4/uint4: one stream, as ONNX packs).
+int32_t zero_at(const Run& r, int64_t i) {
+  if (!r.zeros) return r.default_zero;
+  if (r.data_type != ElementType::Uint8) return packed_code(r.zeros, static_cast<size_t>(i), 4, r.is_signed);
+  const int64_t per_byte = 8 / r.bits;
+  const int64_t row = i / r.scale_row, in_row = i % r.scale_row;
+  const int64_t row_bytes = (r.scale_row + per_byte - 1) / per_byte;
+  return packed_code(r.zeros + row * row_bytes, static_cast<size_t>(in_row), r.bits, false);
+}
+
+// Dequantizes the `r.block` codes from logical element `first` into out (floats).
+void dequantize_block(const Run& r, int64_t first, float* out) {
+  if (r.quantize_n == 1) {
+    // Runs of codes that share a scale: up to the next block boundary along the quantize axis.
+    int64_t i = 0;
+    while (i < r.block) {
+      const int64_t e = first + i, y = e % r.quantize_dim;
+      const int64_t count = std::min(r.block - i, std::min(r.block_size - y % r.block_size, r.quantize_dim - y));
+      const int64_t s = e / r.quantize_dim * r.scale_row + y / r.block_size;
+      r.dequantize(static_cast<size_t>(count), r.data, static_cast<size_t>(e), zero_at(r, s), scale_at(r, s), out + i);
+      i += count;
+    }
+    return;
+  }
+  const int64_t full = r.quantize_dim * r.quantize_n;
+  for (int64_t i = 0; i < r.block; ++i) {
+    const int64_t e = first + i;
+    const int64_t s = e / full * r.scale_row + e % full / r.quantize_n / r.block_size * r.quantize_n + e % r.quantize_n;
+    r.dequantize(1, r.data, static_cast<size_t>(e), zero_at(r, s), scale_at(r, s), out + i);
+  }
+}
+
+}  // namespace
+
+Status parse_gather_block_quantized(const OpVersion& v, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
+  auto p = std::make_unique<GbqParams>();
+  p->gather_axis = attrs.get_int("gather_axis", 0);
+  p->quantize_axis = attrs.get_int("quantize_axis", 1);
+  p->block_size = attrs.get_int("block_size", 128);
+  p->bits = attrs.get_int("bits", 4);
+  if (p->block_size < 16 || (p->block_size & (p->block_size - 1)) != 0)
+    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": block_size " + std::to_string(p->block_size) +
+                                             " must be a power of 2 and at least 16");
+  if (p->bits != 2 && p->bits != 4 && p->bits != 8)
+    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": bits " + std::to_string(p->bits) + " must be 2, 4 or 8");
+  *out = std::move(p);
+  return Status::ok();
+}
+
+Status infer_gather_block_quantized(const OpVersion& v, const OpParams& params, const std::vector<ValueInfo>& in,
+                                    std::vector<ValueInfo>* out) {
+  const GbqParams& p = static_cast<const GbqParams&>(params);
+  const ValueInfo& data = in[0];
+  const ValueInfo& indices = in[1];
+  const ValueInfo& scales = in[2];
+  const ValueInfo* zero_points = in.size() > 3 && in[3].type != ElementType::Undefined ? &in[3] : nullptr;
+  ValueInfo result;
+  result.type = scales.type;
+  if (!data.rank_known || !indices.rank_known) {
+    result.rank_known = false;
+    out->push_back(result);
+    return Status::ok();
+  }
+  Layout l;
+  ONNXWASM_RETURN_IF_ERROR(layout_of(v, p, data.type, data.dims.size(), &l));
+  ONNXWASM_RETURN_IF_ERROR(check_quantization_shapes(v, p, l, data, scales, zero_points));
+  result.dims.assign(data.dims.begin(), data.dims.begin() + static_cast<std::ptrdiff_t>(l.gather_axis));
+  result.dims.insert(result.dims.end(), indices.dims.begin(), indices.dims.end());
+  result.dims.insert(result.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(l.gather_axis) + 1, data.dims.end());
+  if (l.components > 1) {
+    Dim& last = result.dims.back();
+    if (last.is_known()) last.value *= l.components;
+    else last = Dim::unknown();
+  }
+  out->push_back(std::move(result));
+  return Status::ok();
+}
+
+Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, const std::vector<const Tensor*>& in,
+                                  const std::vector<ValueInfo>& inferred, std::vector<Tensor>* out) {
+  const GbqParams& p = static_cast<const GbqParams&>(params);
+  const Tensor& data = *in[0];
+  const Tensor& indices = *in[1];
+  const Tensor& scales = *in[2];
+  const Tensor* zeros = in.size() > 3 ? in[3] : nullptr;
+  Layout l;
+  ONNXWASM_RETURN_IF_ERROR(layout_of(v, p, data.type, data.dims.size(), &l));
+
+  std::vector<int64_t> out_dims;
+  for (const Dim& d : inferred[0].dims) out_dims.push_back(d.value);
+  int64_t out_count = 0, out_bytes = 0;
+  ONNXWASM_RETURN_IF_ERROR(check_dims(scales.type, out_dims, &out_count, &out_bytes));
+
+  const size_t n = static_cast<size_t>(indices.element_count());
+  const int64_t axis_dim = data.dims[l.gather_axis];
+  std::unique_ptr<uint32_t, FreeDeleter> norm(static_cast<uint32_t*>(std::malloc((n > 0 ? n : 1) * sizeof(uint32_t))));
+  if (!norm)
+    return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(n * 4) +
+                                               " bytes to normalize the indices");
+  ONNXWASM_RETURN_IF_ERROR(check_gather_indices(v, indices, l.gather_axis, axis_dim, norm.get()));
+
+  Run r;
+  r.data = data.buffer->data();
+  r.scales = scales.buffer->data();
+  r.zeros = zeros ? zeros->buffer->data() : nullptr;
+  r.data_type = data.type;
+  r.scale_type = scales.type;
+  r.bits = data.type == ElementType::Uint8 ? static_cast<int>(p.bits) : 4;
+  r.is_signed = data.type == ElementType::Int4;
+  r.default_zero = data.type == ElementType::Uint8 ? 1 << (r.bits - 1) : 0;
+  r.block_size = p.block_size;
+  int64_t outer = 1;
+  for (size_t i = 0; i < l.gather_axis; ++i) outer *= data.dims[i];
+  r.axis_dim = axis_dim;
+  r.block = 1;
+  for (size_t i = l.gather_axis + 1; i < data.dims.size(); ++i) r.block *= data.dims[i];
+  r.block *= l.components;
+  r.quantize_dim = data.dims[l.quantize_axis] * l.components;
+  r.quantize_n = 1;
+  for (size_t i = l.quantize_axis + 1; i < data.dims.size(); ++i) r.quantize_n *= data.dims[i];
+  r.scale_row = block_count(r.quantize_dim, p.block_size) * r.quantize_n;
+  const DequantizeKernels& k = dequantize_kernels_scalar();
+  r.dequantize = r.bits == 2 ? k.u2 : r.bits == 8 ? k.u8 : r.is_signed ? k.s4 : k.u4;
+
+  Tensor result;
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(scales.type, std::move(out_dims), &result, /*zeroed=*/false));
+  if (out_count > 0) {
+    // fp16 and bf16 outputs are dequantized into floats first, one block at a time.
+    std::unique_ptr<float, FreeDeleter> scratch;
+    if (scales.type != ElementType::Float) {
+      scratch.reset(static_cast<float*>(std::malloc(static_cast<size_t>(r.block) * sizeof(float))));
+      if (!scratch)
+        return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " +
+                                                   std::to_string(r.block * 4) + " bytes for a block of output");
+    }
+    uint8_t* dst = result.buffer->data();
+    for (int64_t m = 0; m < outer; ++m) {
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t first = (m * axis_dim + norm.get()[i]) * r.block;
+        const int64_t at = m * static_cast<int64_t>(n) + static_cast<int64_t>(i);
+        if (scales.type == ElementType::Float) {
+          dequantize_block(r, first, reinterpret_cast<float*>(dst) + at * r.block);
+          continue;
+        }
+        dequantize_block(r, first, scratch.get());
+        uint16_t* o = reinterpret_cast<uint16_t*>(dst) + at * r.block;
+        const bool half = scales.type == ElementType::Float16;
+        for (int64_t j = 0; j < r.block; ++j) o[j] = half ? float_to_half(scratch.get()[j]) : float_to_bfloat16(scratch.get()[j]);
+      }
+    }
+  }
+  out->push_back(std::move(result));
+  return Status::ok();
+}
+
+}  // namespace onnxwasm
