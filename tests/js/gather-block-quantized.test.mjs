@@ -1,0 +1,132 @@
+// com.microsoft GatherBlockQuantized in InferenceSession and runNode, against onnxruntime-node's
+// CPU kernel (the reference): one model per form, every output compared byte for byte. The forms:
+// uint8 words of 2, 4 and 8-bit codes, int4 and uint4 on either axis, with and without zero points,
+// float and float16 scales, negative indices, int32 and int64 indices; then onnxruntime-genai's
+// Reshape -> GatherBlockQuantized. (The oracle of every element, bfloat16 scales included, is
+// tests/cpp/gather_block_quantized_test.cpp.)
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProtoSchema,
+} from 'onnx-buf';
+import { init, InferenceSession, Tensor, runNode, opVersions, IndexOutOfRangeError } from '../../js/index.mjs';
+import { attribute, valueInfo } from '../support/gen-models.mjs';
+import { dataType } from '../support/external-models.mjs';
+
+const require = createRequire(import.meta.url);
+const ort = require('onnxruntime-node');
+await init();
+
+// A deterministic byte pattern, different for every tensor.
+function bytes(n, seed) {
+  const b = new Uint8Array(n);
+  let x = seed * 2654435761 >>> 0;
+  for (let i = 0; i < n; ++i) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 16; }
+  return b;
+}
+
+// Scales of `type` (float32 or float16), finite, of both signs.
+function scaleValues(type, count, seed) {
+  const f = Float32Array.from(bytes(count, seed), (b) => (b - 128) / 97);
+  if (type === 'float32') return new Uint8Array(f.buffer);
+  const h = new Uint16Array(count);
+  const view = new DataView(new ArrayBuffer(4));
+  for (let i = 0; i < count; ++i) {
+    // float -> half, round to nearest even (finite, normal range here)
+    view.setFloat32(0, f[i]);
+    const u = view.getUint32(0), sign = (u >>> 16) & 0x8000, exp = ((u >>> 23) & 0xff) - 127 + 15, man = u & 0x7fffff;
+    if (f[i] === 0 || exp <= 0) { h[i] = sign; continue; }
+    let r = (exp << 10) | (man >>> 13);
+    const rest = man & 0x1fff;
+    if (rest > 0x1000 || (rest === 0x1000 && (r & 1))) r += 1;
+    h[i] = sign | r;
+  }
+  return new Uint8Array(h.buffer);
+}
+
+const tensorProto = (name, type, dims, raw) => create(TensorProtoSchema, { name, dataType: dataType(type), dims: dims.map(BigInt), rawData: raw });
+
+// The model: out = GatherBlockQuantized(data, ids, scales[, zero_points]) (reshape: data is first
+// Reshape(weight, [rows, -1]), as onnxruntime-genai writes the embedding of a MatMulNBits weight).
+function model(c) {
+  const codeBits = c.type === 'uint8' ? 8 : 4;
+  const dataBytes = Math.ceil((c.dims.reduce((a, b) => a * b, 1) * codeBits) / 8);
+  const initializers = [tensorProto(c.reshape ? 'weight' : 'data', c.type, c.reshape ? c.reshape : c.dims, bytes(dataBytes, 1)),
+    tensorProto('scales', c.scaleType, c.scaleDims, scaleValues(c.scaleType, c.scaleDims.reduce((a, b) => a * b, 1), 2))];
+  const inputs = ['data', 'ids', 'scales'];
+  if (c.zeroDims) {
+    initializers.push(tensorProto('zero_points', c.type, c.zeroDims, bytes(Math.ceil((c.zeroDims.reduce((a, b) => a * b, 1) * codeBits) / 8), 3)));
+    inputs.push('zero_points');
+  }
+  const nodes = [create(NodeProtoSchema, {
+    opType: 'GatherBlockQuantized', domain: 'com.microsoft', name: 'embed', input: inputs, output: ['out'],
+    attribute: Object.entries(c.attrs).map(([k, v]) => attribute(k, v)),
+  })];
+  if (c.reshape) {
+    initializers.push(create(TensorProtoSchema, { name: 'shape', dataType: dataType('int64'), dims: [2n], int64Data: [BigInt(c.dims[0]), -1n] }));
+    nodes.unshift(create(NodeProtoSchema, { opType: 'Reshape', name: 'unpack', input: ['weight', 'shape'], output: ['data'] }));
+  }
+  return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+    irVersion: 10n,
+    opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 21n }), create(OperatorSetIdProtoSchema, { domain: 'com.microsoft', version: 1n })],
+    graph: create(GraphProtoSchema, {
+      name: 'g', node: nodes, input: [valueInfo('ids', c.idType, ['batch', 'seq'])], output: [valueInfo('out', c.scaleType, null)], initializer: initializers,
+    }),
+  }));
+}
+
+const CASES = [
+  { name: 'uint8 4-bit, 3 blocks a row, zero points', type: 'uint8', dims: [9, 20], scaleDims: [9, 3], zeroDims: [9, 2], scaleType: 'float32', attrs: { block_size: 16, bits: 4 }, idType: 'int64' },
+  { name: 'uint8 4-bit, default zero point, float16 scales', type: 'uint8', dims: [9, 20], scaleDims: [9, 3], scaleType: 'float16', attrs: { block_size: 16 }, idType: 'int32' },
+  { name: 'uint8 2-bit, zero points four a byte', type: 'uint8', dims: [7, 9], scaleDims: [7, 3], zeroDims: [7, 1], scaleType: 'float32', attrs: { block_size: 16, bits: 2 }, idType: 'int64' },
+  { name: 'uint8 8-bit', type: 'uint8', dims: [6, 33], scaleDims: [6, 3], zeroDims: [6, 3], scaleType: 'float16', attrs: { block_size: 16, bits: 8 }, idType: 'int64' },
+  { name: 'uint8 4-bit of rank 3', type: 'uint8', dims: [5, 2, 24], scaleDims: [5, 2, 2], zeroDims: [5, 2, 1], scaleType: 'float32', attrs: { block_size: 32, quantize_axis: 2 }, idType: 'int64' },
+  { name: 'int4, zero points', type: 'int4', dims: [8, 40], scaleDims: [8, 3], zeroDims: [8, 3], scaleType: 'float32', attrs: { block_size: 16 }, idType: 'int64' },
+  { name: 'uint4, no zero points, float16 scales', type: 'uint4', dims: [8, 40], scaleDims: [8, 3], scaleType: 'float16', attrs: { block_size: 16 }, idType: 'int32' },
+  { name: 'int4 gathered along axis 1, quantized along axis 0', type: 'int4', dims: [40, 6], scaleDims: [3, 6], zeroDims: [3, 6], scaleType: 'float32', attrs: { block_size: 16, gather_axis: 1, quantize_axis: 0 }, idType: 'int64' },
+  { name: "onnxruntime-genai's Reshape of a MatMulNBits weight, then GatherBlockQuantized", type: 'uint8', dims: [6, 32], reshape: [6, 2, 16], scaleDims: [6, 2], zeroDims: [6, 1], scaleType: 'float16', attrs: { block_size: 32, bits: 4 }, idType: 'int64' },
+];
+
+const ids = [[0, -1, 3], [2, 2, -4]];
+
+for (const c of CASES) {
+  test(`${c.name}: the session's output equals onnxruntime-node's, byte for byte`, async () => {
+    const bytesOfModel = model(c);
+    const reference = await ort.InferenceSession.create(bytesOfModel);
+    const feed = c.idType === 'int64' ? BigInt64Array.from(ids.flat(), BigInt) : Int32Array.from(ids.flat());
+    const want = (await reference.run({ ids: new ort.Tensor(c.idType, feed, [2, 3]) })).out;
+    const session = await InferenceSession.create(bytesOfModel);
+    const { out } = await session.run({ ids: new Tensor(c.idType, feed, [2, 3]) });
+    assert.equal(out.type, c.scaleType);
+    assert.deepEqual(out.dims, want.dims.map(Number));
+    const axis = c.attrs.gather_axis ?? 0;
+    assert.deepEqual(session.outputMetadata[0].shape, want.dims.map((d, i) => (i === axis ? 'batch' : i === axis + 1 ? 'seq' : Number(d))),
+      'inference: the output shape with the symbols of the ids');
+    assert.deepEqual(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength),
+      new Uint8Array(want.data.buffer, want.data.byteOffset, want.data.byteLength));
+    out.dispose();
+    await session.release();
+    await reference.release();
+  });
+}
+
+test('runNode takes the node\'s domain, and options.opset as { domain, version }', () => {
+  // Codes 1..15, 0 in both rows, packed two a byte, the first in the low bits.
+  const data = new Tensor('uint4', Uint8Array.from({ length: 16 }, (_, k) => ((2 * k + 1) & 15) | (((2 * k + 2) & 15) << 4)), [2, 16]);
+  const scales = new Tensor('float32', [0.5, 2], [2, 1]);
+  const node = { opType: 'GatherBlockQuantized', domain: 'com.microsoft', attributes: { block_size: 16 } };
+  const [out] = runNode(node, [data, new Tensor('int64', [1n], [1]), scales], { opset: { domain: 'com.microsoft', version: 1 } });
+  assert.deepEqual(Array.from(out.data), [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 0]);
+  const [same] = runNode(node, [data, new Tensor('int64', [1n], [1]), scales, null]);   // an omitted zero point
+  assert.deepEqual(Array.from(same.data), Array.from(out.data));
+  assert.throws(() => runNode(node, [data, new Tensor('int64', [2n], [1]), scales]),
+    (e) => e instanceof IndexOutOfRangeError && e.message === 'com.microsoft.GatherBlockQuantized-1: index 2 at position 0 is outside [-2, 1] for axis 0 of size 2');
+  assert.throws(() => runNode(node, [data, new Tensor('int64', [0n], [1]), scales], { opset: { domain: '', version: 13 } }),
+    /options\.opset is for domain '', but node GatherBlockQuantized is in domain 'com.microsoft'/);
+  for (const t of [data, scales, out, same]) t.dispose();
+  const row = opVersions().find((v) => v.domain === 'com.microsoft' && v.op === 'GatherBlockQuantized');
+  assert.deepEqual(row.inputs.map((i) => [i.name, i.constraint, i.optional]),
+    [['data', 'T1', false], ['indices', 'Tind', false], ['scales', 'T2', false], ['zero_points', 'T1', true]]);
+});
