@@ -79,9 +79,9 @@ export interface RuntimeInfo {
   loadedFrom: string;
   /** The kernel set compiled in: 'wasmsimd' or 'scalar'. */
   kernels: string;
-  /** The lowest opset any op version covers (1). */
+  /** The lowest opset any op version of the default domain covers (1). */
   minOpset: number;
-  /** The highest opset the registry knows (the default opset of {@link runNode}). */
+  /** The highest opset the registry knows in the default domain (the default opset of {@link runNode}). */
   maxOpset: number;
 }
 
@@ -165,8 +165,9 @@ export interface AttributeProtoLike {
 
 /**
  * A node to run or infer: `{ opType, attributes }` with attributes as an object or a Map, or a
- * NodeProto-shaped object (`op_type` accepted for `opType`) with an `attribute` list. `domain`,
- * when given, must be '' or 'ai.onnx'; another is an {@link InvalidArgumentError}.
+ * NodeProto-shaped object (`op_type` accepted for `opType`) with an `attribute` list. `domain`:
+ * '' or 'ai.onnx' (the default), or another domain of the registry ('com.microsoft'); an op the
+ * registry does not have in that domain is an {@link UnsupportedOpError}.
  */
 export type NodeLike =
   | { opType: string; domain?: string; attributes?: Record<string, AttributeValue> | ReadonlyMap<string, AttributeValue> }
@@ -202,38 +203,53 @@ export interface InferredShape {
 /** Options of {@link runNode}, {@link inferShapes}, {@link prepareNode} and {@link PreparedNode}. */
 export interface NodeOptions {
   /**
-   * The opset (default: the newest, {@link RuntimeInfo.maxOpset}). It selects the newest version of
-   * the op whose since_version is not above it.
+   * The opset of the node's domain (default: the newest the registry has for it). It selects the
+   * newest version of the op whose since_version is not above it. As in onnxruntime-web's op
+   * tests, it may be given as `{ domain, version }`, whose domain must be the node's.
    */
-  opset?: number;
+  opset?: number | { domain: string; version: number };
 }
 
 /**
  * Runs one node and returns its outputs, new Tensors the caller disposes. Reshape and Flatten
  * outputs share the input's memory (O(1) at any size); Gather writes a new buffer. `null` or
- * `undefined` stands for an omitted input (an {@link InputError} for these ops, whose inputs are
- * all required). Errors: the {@link OnnxWasmError} subclass of the rule broken.
+ * `undefined` stands for an omitted input (an empty name in a NodeProto): allowed where the op
+ * version marks the input optional, else an {@link InputError}. Errors: the {@link OnnxWasmError}
+ * subclass of the rule broken.
  */
 export declare function runNode(node: NodeLike, inputs: readonly (TensorLike | null | undefined)[], options?: NodeOptions): Tensor[];
 /**
  * The output types and shapes of one node, without running it. An input is a {@link ValueInfo}
- * or a Tensor (its type, dims, and for a small int64 tensor its values).
+ * or a Tensor (its type, dims, and for a small int64 tensor its values), or null for an omitted
+ * optional input.
  */
-export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo | Tensor)[], options?: NodeOptions): InferredShape[];
+export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo | Tensor | null)[], options?: NodeOptions): InferredShape[];
 
 /** One version of one op in the registry, as {@link opVersions} lists it. */
 export interface OpVersion {
-  op: 'Gather' | 'Flatten' | 'Reshape';
-  /** The opset in which this version appeared. */
+  /** '' for the default ONNX domain, else the domain ('com.microsoft'). */
+  domain: string;
+  op: 'Gather' | 'Flatten' | 'Reshape' | 'GatherBlockQuantized';
+  /** The opset (of its domain) in which this version appeared. */
   since: number;
   /** The last opset it covers. */
   until: number;
-  /** The ONNX operator page of this version. */
+  /** The operator page of this version. */
   spec: string;
-  inputs: { name: string; constraint: string; types: TensorType[] }[];
-  attributes: { name: string; kind: 'INT' | 'INTS' | 'FLOAT' | 'STRING'; required: boolean }[];
+  /**
+   * Its inputs in order. Inputs of one constraint letter (`T`) must have one type. `optional`: may
+   * be omitted; `variadic`: the last input, given one or more times.
+   */
+  inputs: { name: string; constraint: string; types: TensorType[]; optional: boolean; variadic: boolean }[];
+  attributes: { name: string; kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS'; required: boolean }[];
+  /**
+   * What the package relies on: `view`, the output shares input 0's memory (no copy);
+   * `rowsInput` (-1 for none), the input a session may keep outside memory (in its file, a Blob or
+   * OPFS) and read by rows when the attribute `rowsAxis` is 0.
+   */
+  capabilities: { view: boolean; rowsInput: number; rowsAxis: string };
 }
-/** The registry: every version of every op, with its opset range, input types and attributes. */
+/** The registry: every version of every op, with its domain, opset range, inputs, attributes and capabilities. */
 export declare function opVersions(): OpVersion[];
 
 /**
@@ -243,8 +259,11 @@ export declare function opVersions(): OpVersion[];
 export declare class PreparedNode {
   /** The same as {@link prepareNode}. */
   constructor(node: NodeLike, options?: NodeOptions);
-  /** Runs the node on Tensors of this package (no copies); returns [output], which the caller disposes. */
-  run(inputs: readonly Tensor[]): Tensor[];
+  /**
+   * Runs the node on Tensors of this package (no copies; null or undefined for an omitted optional
+   * input); returns [output], which the caller disposes.
+   */
+  run(inputs: readonly (Tensor | null | undefined)[]): Tensor[];
   /** Frees the prepared node; a later `run` is a {@link DisposedError}. */
   dispose(): void;
 }
@@ -314,6 +333,8 @@ export interface SessionValueInfo {
 /** A node of a loaded model, in run order. */
 export interface SessionNode {
   name: string;
+  /** The node's domain as the model writes it ('' for the default one). */
+  domain: string;
   opType: string;
   inputs: string[];
   outputs: string[];
