@@ -2,10 +2,10 @@
 # Static analysis of the C++ in src/ (src/*.cpp, src/ops/*.cpp, src/kernels/*.cpp):
 #  - clang-tidy-14 with .clang-tidy (every warning an error), natively with the compile commands
 #    of a native CMake build with threads (build/lint/compile_commands.json), and once more for
-#    src/kernels/gather_wasmsimd.cpp as wasm32 with SIMD (natively it compiles to a stub), with
+#    each src/kernels/*_wasmsimd.cpp as wasm32 with SIMD (natively they compile to stubs), with
 #    Emscripten's flags (em++ --cflags);
 #  - cppcheck (--enable=warning,performance,portability, --inline-suppr, .cppcheck-suppressions)
-#    on the same compile commands, and on gather_wasmsimd.cpp with __wasm_simd128__ defined.
+#    on the same compile commands, and on the *_wasmsimd.cpp files with __wasm_simd128__ defined.
 # Exits non-zero on any finding. Needs the Debian packages clang-tidy-14 (or clang-tidy), cppcheck
 # and cmake, and emscripten for the wasm pass.
 set -euo pipefail
@@ -39,12 +39,14 @@ show
 
 # Emscripten's target, sysroot and defines; SIMD and bulk memory as CMakeLists.txt builds the module.
 read -r -a em_flags <<<"$(em++ --cflags 2>/dev/null)"
-echo "== clang-tidy: src/kernels/gather_wasmsimd.cpp as wasm32 + SIMD"
-if ! nice "$TIDY" --quiet src/kernels/gather_wasmsimd.cpp -- "${em_flags[@]}" -msimd128 -mbulk-memory \
-    -std=c++17 -I. >"$log" 2>&1; then
-  failed+=("clang-tidy (wasm)")
-fi
-show
+simd_files=(src/kernels/*_wasmsimd.cpp)
+echo "== clang-tidy: ${simd_files[*]} as wasm32 + SIMD"
+for f in "${simd_files[@]}"; do
+  if ! nice "$TIDY" --quiet "$f" -- "${em_flags[@]}" -msimd128 -mbulk-memory -std=c++17 -I. >"$log" 2>&1; then
+    failed+=("clang-tidy (wasm: $f)")
+  fi
+  show
+done
 
 CPPCHECK=(cppcheck --enable=warning,performance,portability --inline-suppr --error-exitcode=1 --std=c++17
           --quiet --suppressions-list=.cppcheck-suppressions
@@ -53,8 +55,8 @@ echo "== cppcheck ($(cppcheck --version)): native"
 if ! nice "${CPPCHECK[@]}" -j "$jobs" --project=build/lint/compile_commands.json; then
   failed+=("cppcheck")
 fi
-echo "== cppcheck: src/kernels/gather_wasmsimd.cpp with __wasm_simd128__"
-if ! nice "${CPPCHECK[@]}" -I. -D__wasm_simd128__ -D__EMSCRIPTEN__ src/kernels/gather_wasmsimd.cpp; then
+echo "== cppcheck: ${simd_files[*]} with __wasm_simd128__"
+if ! nice "${CPPCHECK[@]}" -I. -D__wasm_simd128__ -D__EMSCRIPTEN__ "${simd_files[@]}"; then
   failed+=("cppcheck (wasm)")
 fi
 

@@ -10,13 +10,19 @@
 namespace onnxwasm {
 
 using DequantizeFn = void (*)(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out);
+// `count` floats to IEEE halves or bfloat16s, rounding to nearest even (kernels/float16.h).
+using NarrowFn = void (*)(size_t count, const float* in, uint16_t* out);
 
 struct DequantizeKernels {
   const char* target;
   DequantizeFn u2, u4, s4, u8;
+  NarrowFn to_half, to_bfloat16;
 };
 
 const DequantizeKernels& dequantize_kernels_scalar();
+const DequantizeKernels* dequantize_kernels_wasmsimd();  // null when built without wasm SIMD
+// wasmsimd when built with it, else scalar.
+const DequantizeKernels& dequantize_kernels_best();
 
 // The code at logical element i of a packed stream (the reference the kernels are tested against).
 inline int32_t packed_code(const uint8_t* packed, size_t i, int bits, bool is_signed) {

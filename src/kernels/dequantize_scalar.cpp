@@ -1,6 +1,8 @@
 // The scalar dequantization kernels (kernels/dequantize.h).
 #include "dequantize.h"
 
+#include "float16.h"
+
 namespace onnxwasm {
 namespace {
 
@@ -9,11 +11,24 @@ void dequantize(size_t count, const uint8_t* packed, size_t first, int32_t zero,
   for (size_t i = 0; i < count; ++i) out[i] = static_cast<float>(packed_code(packed, first + i, kBits, kSigned) - zero) * scale;
 }
 
+void to_half(size_t count, const float* in, uint16_t* out) {
+  for (size_t i = 0; i < count; ++i) out[i] = float_to_half(in[i]);
+}
+
+void to_bfloat16(size_t count, const float* in, uint16_t* out) {
+  for (size_t i = 0; i < count; ++i) out[i] = float_to_bfloat16(in[i]);
+}
+
 const DequantizeKernels kScalar = {"scalar", dequantize<2, false>, dequantize<4, false>, dequantize<4, true>,
-                                   dequantize<8, false>};
+                                   dequantize<8, false>, to_half, to_bfloat16};
 
 }  // namespace
 
 const DequantizeKernels& dequantize_kernels_scalar() { return kScalar; }
+
+const DequantizeKernels& dequantize_kernels_best() {
+  const DequantizeKernels* simd = dequantize_kernels_wasmsimd();
+  return simd ? *simd : kScalar;
+}
 
 }  // namespace onnxwasm

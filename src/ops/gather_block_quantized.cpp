@@ -113,7 +113,7 @@ struct FreeDeleter {
 // axis and as [.., quantize_axis_dim, quantize_n] around the quantize axis (all in codes).
 struct Run {
   const uint8_t* data;
-  const uint8_t* scales;
+  const void* scales;
   const uint8_t* zeros;  // null: the default zero point
   ElementType data_type, scale_type;
   int bits;
@@ -125,9 +125,9 @@ struct Run {
 
 float scale_at(const Run& r, int64_t i) {
   switch (r.scale_type) {
-    case ElementType::Float16: return half_to_float(reinterpret_cast<const uint16_t*>(r.scales)[i]);
-    case ElementType::Bfloat16: return bfloat16_to_float(reinterpret_cast<const uint16_t*>(r.scales)[i]);
-    default: return reinterpret_cast<const float*>(r.scales)[i];
+    case ElementType::Float16: return half_to_float(static_cast<const uint16_t*>(r.scales)[i]);
+    case ElementType::Bfloat16: return bfloat16_to_float(static_cast<const uint16_t*>(r.scales)[i]);
+    default: return static_cast<const float*>(r.scales)[i];
   }
 }
 
@@ -253,13 +253,14 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   r.quantize_n = 1;
   for (size_t i = l.quantize_axis + 1; i < data.dims.size(); ++i) r.quantize_n *= data.dims[i];
   r.scale_row = block_count(r.quantize_dim, p.block_size) * r.quantize_n;
-  const DequantizeKernels& k = dequantize_kernels_scalar();
+  const DequantizeKernels& k = dequantize_kernels_best();
   r.dequantize = r.bits == 2 ? k.u2 : r.bits == 8 ? k.u8 : r.is_signed ? k.s4 : k.u4;
 
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(scales.type, std::move(out_dims), &result, /*zeroed=*/false));
   if (out_count > 0) {
-    // fp16 and bf16 outputs are dequantized into floats first, one block at a time.
+    // float16 and bfloat16 outputs are dequantized into floats first, one block at a time, then
+    // narrowed.
     std::unique_ptr<float, FreeDeleter> scratch;
     if (scales.type != ElementType::Float) {
       scratch.reset(static_cast<float*>(std::malloc(static_cast<size_t>(r.block) * sizeof(float))));
@@ -267,19 +268,18 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
         return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " +
                                                    std::to_string(r.block * 4) + " bytes for a block of output");
     }
-    uint8_t* dst = result.buffer->data();
+    void* dst = result.buffer->data();   // (16-byte aligned: floats or uint16s)
     for (int64_t m = 0; m < outer; ++m) {
       for (size_t i = 0; i < n; ++i) {
         const int64_t first = (m * axis_dim + norm.get()[i]) * r.block;
         const int64_t at = m * static_cast<int64_t>(n) + static_cast<int64_t>(i);
         if (scales.type == ElementType::Float) {
-          dequantize_block(r, first, reinterpret_cast<float*>(dst) + at * r.block);
+          dequantize_block(r, first, static_cast<float*>(dst) + at * r.block);
           continue;
         }
         dequantize_block(r, first, scratch.get());
-        uint16_t* o = reinterpret_cast<uint16_t*>(dst) + at * r.block;
-        const bool half = scales.type == ElementType::Float16;
-        for (int64_t j = 0; j < r.block; ++j) o[j] = half ? float_to_half(scratch.get()[j]) : float_to_bfloat16(scratch.get()[j]);
+        (scales.type == ElementType::Float16 ? k.to_half : k.to_bfloat16)(static_cast<size_t>(r.block), scratch.get(),
+                                                                          static_cast<uint16_t*>(dst) + at * r.block);
       }
     }
   }

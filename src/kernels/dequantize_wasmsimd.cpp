@@ -1,0 +1,160 @@
+// wasm SIMD dequantization microkernels (x32-dequantize-u4/s4-wasmsimd, x16-u8, x64-u2;
+// x4-to-half/to-bfloat16-wasmsimd). Each full tile of codes is widened to int32 lanes, the zero
+// point subtracted, converted to float and multiplied by the scale: the scalar kernels' operations
+// in the same order, so the results are the same bits. Codes before the first whole byte and after
+// the last whole tile take the scalar kernel.
+#include "dequantize.h"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+
+namespace onnxwasm {
+namespace {
+
+// Four int32 lanes of codes: float(code - zero) * scale, stored at out.
+inline void store4(v128_t codes, v128_t zero, v128_t scale, float* out) {
+  wasm_v128_store(out, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_sub(codes, zero)), scale));
+}
+
+// 16 codes of 8 bits (unsigned, or signed for int4 once sign-extended) from one vector of bytes.
+inline void store16_u8(v128_t bytes, v128_t zero, v128_t scale, float* out) {
+  const v128_t lo = wasm_u16x8_extend_low_u8x16(bytes), hi = wasm_u16x8_extend_high_u8x16(bytes);
+  store4(wasm_u32x4_extend_low_u16x8(lo), zero, scale, out);
+  store4(wasm_u32x4_extend_high_u16x8(lo), zero, scale, out + 4);
+  store4(wasm_u32x4_extend_low_u16x8(hi), zero, scale, out + 8);
+  store4(wasm_u32x4_extend_high_u16x8(hi), zero, scale, out + 12);
+}
+
+inline void store16_s8(v128_t bytes, v128_t zero, v128_t scale, float* out) {
+  const v128_t lo = wasm_i16x8_extend_low_i8x16(bytes), hi = wasm_i16x8_extend_high_i8x16(bytes);
+  store4(wasm_i32x4_extend_low_i16x8(lo), zero, scale, out);
+  store4(wasm_i32x4_extend_high_i16x8(lo), zero, scale, out + 4);
+  store4(wasm_i32x4_extend_low_i16x8(hi), zero, scale, out + 8);
+  store4(wasm_i32x4_extend_high_i16x8(hi), zero, scale, out + 12);
+}
+
+// 4-bit codes, 32 a tile (16 bytes): the low nibble of each byte comes first.
+template <bool kSigned>
+void x32_dequantize_4_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
+  const DequantizeFn scalar = kSigned ? dequantize_kernels_scalar().s4 : dequantize_kernels_scalar().u4;
+  if (first & 1) {
+    const size_t head = count < 1 ? count : 1;
+    scalar(head, packed, first, zero, scale, out);
+    count -= head, first += head, out += head;
+  }
+  const uint8_t* p = packed + first / 2;
+  const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale), mask = wasm_i8x16_splat(0x0F);
+  for (; count >= 32; count -= 32, p += 16, out += 32, first += 32) {
+    const v128_t v = wasm_v128_load(p);
+    v128_t lo = wasm_v128_and(v, mask), hi = wasm_u8x16_shr(v, 4);
+    if (kSigned) {   // nibbles 8..15 are -8..-1: (x ^ 8) - 8
+      const v128_t eight = wasm_i8x16_splat(8);
+      lo = wasm_i8x16_sub(wasm_v128_xor(lo, eight), eight);
+      hi = wasm_i8x16_sub(wasm_v128_xor(hi, eight), eight);
+    }
+    const v128_t a = wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const v128_t b = wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    if (kSigned) {
+      store16_s8(a, z, s, out);
+      store16_s8(b, z, s, out + 16);
+    } else {
+      store16_u8(a, z, s, out);
+      store16_u8(b, z, s, out + 16);
+    }
+  }
+  scalar(count, packed, first, zero, scale, out);
+}
+
+// 8-bit codes, 16 a tile.
+void x16_dequantize_u8_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
+  const uint8_t* p = packed + first;
+  const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale);
+  for (; count >= 16; count -= 16, p += 16, out += 16, first += 16) store16_u8(wasm_v128_load(p), z, s, out);
+  dequantize_kernels_scalar().u8(count, packed, first, zero, scale, out);
+}
+
+// 2-bit codes, 64 a tile (16 bytes): bits 0-1 of each byte first, then 2-3, 4-5, 6-7.
+void x64_dequantize_u2_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
+  const DequantizeFn scalar = dequantize_kernels_scalar().u2;
+  if (first & 3) {
+    const size_t head = count < 4 - (first & 3) ? count : 4 - (first & 3);
+    scalar(head, packed, first, zero, scale, out);
+    count -= head, first += head, out += head;
+  }
+  const uint8_t* p = packed + first / 4;
+  const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale), mask = wasm_i8x16_splat(3);
+  for (; count >= 64; count -= 64, p += 16, out += 64, first += 64) {
+    const v128_t v = wasm_v128_load(p);
+    const v128_t c0 = wasm_v128_and(v, mask), c1 = wasm_v128_and(wasm_u8x16_shr(v, 2), mask);
+    const v128_t c2 = wasm_v128_and(wasm_u8x16_shr(v, 4), mask), c3 = wasm_u8x16_shr(v, 6);
+    // Byte k holds codes 4k..4k+3: interleave (c0, c1) and (c2, c3) by bytes, then those by pairs.
+    const v128_t e01 = wasm_i8x16_shuffle(c0, c1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const v128_t f01 = wasm_i8x16_shuffle(c0, c1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const v128_t e23 = wasm_i8x16_shuffle(c2, c3, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const v128_t f23 = wasm_i8x16_shuffle(c2, c3, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    store16_u8(wasm_i16x8_shuffle(e01, e23, 0, 8, 1, 9, 2, 10, 3, 11), z, s, out);
+    store16_u8(wasm_i16x8_shuffle(e01, e23, 4, 12, 5, 13, 6, 14, 7, 15), z, s, out + 16);
+    store16_u8(wasm_i16x8_shuffle(f01, f23, 0, 8, 1, 9, 2, 10, 3, 11), z, s, out + 32);
+    store16_u8(wasm_i16x8_shuffle(f01, f23, 4, 12, 5, 13, 6, 14, 7, 15), z, s, out + 48);
+  }
+  scalar(count, packed, first, zero, scale, out);
+}
+
+// float_to_half (float16.h), four lanes at a time, as int32 lanes of the half's bits.
+inline v128_t half_bits4(v128_t f) {
+  v128_t base = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_abs(f), wasm_f32x4_splat(0x1.0p+112f)), wasm_f32x4_splat(0x1.0p-110f));
+  const v128_t shl1_w = wasm_i32x4_add(f, f);
+  const v128_t sign = wasm_v128_and(f, wasm_i32x4_splat(static_cast<int32_t>(0x80000000u)));
+  const v128_t bias = wasm_u32x4_max(wasm_v128_and(shl1_w, wasm_i32x4_splat(static_cast<int32_t>(0xFF000000u))),
+                                     wasm_i32x4_splat(0x71000000));
+  base = wasm_f32x4_add(wasm_i32x4_add(wasm_u32x4_shr(bias, 1), wasm_i32x4_splat(0x07800000)), base);
+  const v128_t nonsign = wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(base, 13), wasm_i32x4_splat(0x7C00)),
+                                        wasm_v128_and(base, wasm_i32x4_splat(0x0FFF)));
+  const v128_t nan = wasm_u32x4_gt(shl1_w, wasm_i32x4_splat(static_cast<int32_t>(0xFF000000u)));
+  return wasm_v128_or(wasm_u32x4_shr(sign, 16), wasm_v128_bitselect(wasm_i32x4_splat(0x7E00), nonsign, nan));
+}
+
+void x8_to_half_wasmsimd(size_t count, const float* in, uint16_t* out) {
+  for (; count >= 8; count -= 8, in += 8, out += 8)
+    wasm_v128_store(out, wasm_u16x8_narrow_i32x4(half_bits4(wasm_v128_load(in)), half_bits4(wasm_v128_load(in + 4))));
+  dequantize_kernels_scalar().to_half(count, in, out);
+}
+
+// float_to_bfloat16, four lanes at a time: round to nearest even, NaN kept quiet.
+inline v128_t bfloat16_bits4(v128_t f) {
+  const v128_t rounded = wasm_u32x4_shr(
+      wasm_i32x4_add(f, wasm_i32x4_add(wasm_i32x4_splat(0x7FFF), wasm_v128_and(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(1)))), 16);
+  const v128_t nan = wasm_u32x4_gt(wasm_v128_and(f, wasm_i32x4_splat(0x7FFFFFFF)), wasm_i32x4_splat(0x7F800000));
+  const v128_t quiet = wasm_v128_or(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(0x0040));
+  return wasm_v128_bitselect(quiet, rounded, nan);
+}
+
+void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
+  for (; count >= 8; count -= 8, in += 8, out += 8)
+    wasm_v128_store(out, wasm_u16x8_narrow_i32x4(bfloat16_bits4(wasm_v128_load(in)), bfloat16_bits4(wasm_v128_load(in + 4))));
+  dequantize_kernels_scalar().to_bfloat16(count, in, out);
+}
+
+const DequantizeKernels kWasmSimd = {
+    "wasmsimd",
+    x64_dequantize_u2_wasmsimd,
+    x32_dequantize_4_wasmsimd<false>,
+    x32_dequantize_4_wasmsimd<true>,
+    x16_dequantize_u8_wasmsimd,
+    x8_to_half_wasmsimd,
+    x8_to_bfloat16_wasmsimd,
+};
+
+}  // namespace
+
+const DequantizeKernels* dequantize_kernels_wasmsimd() { return &kWasmSimd; }
+
+}  // namespace onnxwasm
+
+#else
+
+namespace onnxwasm {
+const DequantizeKernels* dequantize_kernels_wasmsimd() { return nullptr; }
+}  // namespace onnxwasm
+
+#endif

@@ -1,0 +1,99 @@
+// Dequantization microkernels of src/kernels/dequantize.h, tested XNNPACK style: each kernel set
+// (scalar, and wasmsimd in the wasm build) against a naive reference written here, at the tile
+// edges: every start code within a byte and beyond (first 0..9) and every count from 0 past two
+// tiles of each width (32 codes of 4 bits, 64 of 2, 16 of 8), with canaries after the output; and
+// the half and bfloat16 narrowings against the scalar conversions on special values and random
+// bit patterns. Natively there are no SIMD kernels (a WARN); the wasm build REQUIREs them.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "src/kernels/dequantize.h"
+#include "src/kernels/float16.h"
+
+using namespace onnxwasm;
+
+namespace {
+
+std::vector<const DequantizeKernels*> kernel_sets() {
+  std::vector<const DequantizeKernels*> sets = {&dequantize_kernels_scalar()};
+  const DequantizeKernels* simd = dequantize_kernels_wasmsimd();
+#if defined(__wasm_simd128__)
+  REQUIRE(simd != nullptr);
+  REQUIRE(std::string(simd->target) == "wasmsimd");
+#else
+  if (!simd) WARN("built without wasm SIMD (native build): the wasmsimd kernels are tested in the wasm build");
+#endif
+  if (simd) sets.push_back(simd);
+  CHECK(&dequantize_kernels_best() == sets.back());
+  return sets;
+}
+
+int32_t naive_code(const std::vector<uint8_t>& b, size_t i, int bits, bool is_signed) {
+  uint32_t word = b[i * static_cast<size_t>(bits) / 8];
+  const uint32_t u = (word >> (i * static_cast<size_t>(bits) % 8)) & ((1u << bits) - 1);
+  return is_signed && u >> (bits - 1) ? static_cast<int32_t>(u) - (1 << bits) : static_cast<int32_t>(u);
+}
+
+}  // namespace
+
+TEST_CASE("dequantize kernels: every start and count at the tile edges, bit for bit, nothing written past the end") {
+  std::mt19937 rng(11);
+  std::vector<uint8_t> packed(200);
+  for (uint8_t& b : packed) b = static_cast<uint8_t>(rng());
+  struct Variant {
+    const char* name;
+    int bits;
+    bool is_signed;
+    DequantizeFn DequantizeKernels::*fn;
+  };
+  const Variant variants[] = {{"u2", 2, false, &DequantizeKernels::u2},
+                              {"u4", 4, false, &DequantizeKernels::u4},
+                              {"s4", 4, true, &DequantizeKernels::s4},
+                              {"u8", 8, false, &DequantizeKernels::u8}};
+  for (const DequantizeKernels* k : kernel_sets()) {
+    for (const Variant& v : variants) {
+      for (size_t first = 0; first < 10; ++first) {
+        for (size_t count = 0; count <= 140; ++count) {
+          INFO(k->target << " " << v.name << " first " << first << " count " << count);
+          const int32_t zero = static_cast<int32_t>(rng() % 17) - 8;
+          const float scale = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 313.0f;
+          std::vector<float> out(count + 4, 12345.0f);
+          (k->*v.fn)(count, packed.data(), first, zero, scale, out.data());
+          for (size_t i = 0; i < count; ++i) {
+            const float want = static_cast<float>(naive_code(packed, first + i, v.bits, v.is_signed) - zero) * scale;
+            REQUIRE(float_bits(out[i]) == float_bits(want));
+          }
+          for (size_t i = count; i < out.size(); ++i) REQUIRE(out[i] == 12345.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("narrowing kernels: halves and bfloat16s of special values and random bits equal the scalar conversions") {
+  std::vector<float> in = {0.0f, -0.0f, 1.0f, -1.0f, 65504.0f, 65520.0f, -65520.0f, 1e-8f, -1e-8f, 0x1.0p-24f, 0x1.8p-25f,
+                           0x1.0p-14f, 0x1.ffcp-15f, 1.0f + 0x1.0p-11f, 1.0f + 3 * 0x1.0p-11f, 1.0f + 0x1.0p-8f,
+                           3.3895314e38f, bits_float(0x7F800000u), bits_float(0xFF800000u), bits_float(0x7FC00000u),
+                           bits_float(0xFFC00001u), bits_float(0x7F800001u), bits_float(0x00000001u)};
+  std::mt19937 rng(5);
+  while (in.size() < 4099) in.push_back(bits_float(static_cast<uint32_t>(rng())));
+  for (const DequantizeKernels* k : kernel_sets()) {
+    for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{15}, size_t{16}, size_t{17}, in.size()}) {
+      INFO(k->target << " count " << count);
+      std::vector<uint16_t> half(count + 2, 0xABCD), bf(count + 2, 0xABCD);
+      k->to_half(count, in.data(), half.data());
+      k->to_bfloat16(count, in.data(), bf.data());
+      for (size_t i = 0; i < count; ++i) {
+        INFO("value " << i << " bits " << float_bits(in[i]));
+        REQUIRE(half[i] == float_to_half(in[i]));
+        REQUIRE(bf[i] == float_to_bfloat16(in[i]));
+      }
+      CHECK(half[count] == 0xABCD);
+      CHECK(bf[count] == 0xABCD);
+    }
+  }
+}
