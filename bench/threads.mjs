@@ -9,7 +9,7 @@ const quick = args.includes('--quick');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
 const o = await import('../js/index.mjs');
 const info = await o.init();
-for (let i = 0; i < 100 && !o.runtime().threadsActive; ++i) await new Promise((r) => setTimeout(r, 20));
+await o.threadsReady();
 const out = { module: info.module, threads: o.runtime().threads, active: o.runtime().threadsActive, us: {} };
 for (const c of benchCases({ small: quick })) {
   if ((only && !only.includes(c.id)) || !c.movedBytes) continue;

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
-import { init, memoryStats, runtime } from '../js/index.mjs';
+import { init, memoryStats, runtime, threadsReady } from '../js/index.mjs';
 import {
   addToTally, feedRng, loadCorpus, mergeTally, mutateCase, newTally, runModelCase, warmUp,
 } from '../tests/support/mutate.mjs';
@@ -68,7 +68,7 @@ function parseArgs(argv) {
 async function initRuntime(options) {
   await init(JSON.parse(options));
   // The threads build starts its workers in the background; let them settle before measuring heaps.
-  if (runtime().threads > 1) for (let k = 0; k < 200 && !runtime().threadsActive; ++k) await new Promise((r) => setTimeout(r, 25));
+  await threadsReady();
 }
 
 // ---------------------------------------------------------------------------------------------
