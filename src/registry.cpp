@@ -30,12 +30,22 @@ std::vector<InputSpec> data_in(TypeSet t) { return {{"data", "T", t}}; }
 std::vector<InputSpec> gather_in(TypeSet t) { return {{"data", "T", t}, {"indices", "Tind", kIndexTypes}}; }
 std::vector<InputSpec> flatten_in(TypeSet t) { return {{"input", "T", t}}; }
 std::vector<InputSpec> reshape_in(TypeSet t) { return {{"data", "T", t}, {"shape", "tensor(int64)", kInt64, true}}; }
+// Identity's input is T until 13, V (tensors, sequences, optionals: the tensors only here) from 14.
+std::vector<InputSpec> identity_in(TypeSet t, const char* constraint) { return {{"input", constraint, t}}; }
+// Unsqueeze-13 and later: axes (required), Squeeze-13 and later: axes (optional); inference reads them.
+std::vector<InputSpec> unsqueeze_in(TypeSet t) { return {{"data", "T", t}, {"axes", "tensor(int64)", kInt64, true}}; }
+std::vector<InputSpec> squeeze_in(TypeSet t) {
+  return {{"data", "T", t}, {"axes", "tensor(int64)", kInt64, true, true}};
+}
 
 const std::vector<AttrSpec> kAxis = {{"axis", AttrKind::Int, false}};
 const std::vector<AttrSpec> kReshape1Attrs = {{"shape", AttrKind::Ints, true},
                                               {"consumed_inputs", AttrKind::Ints, false}};
 const std::vector<AttrSpec> kNoAttrs = {};
 const std::vector<AttrSpec> kAllowzero = {{"allowzero", AttrKind::Int, false}};
+const std::vector<AttrSpec> kShapeSlice = {{"start", AttrKind::Int, false}, {"end", AttrKind::Int, false}};
+const std::vector<AttrSpec> kAxesRequired = {{"axes", AttrKind::Ints, true}};
+const std::vector<AttrSpec> kAxesOptional = {{"axes", AttrKind::Ints, false}};
 
 // com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
 // type) and optional zero points (T1).
@@ -49,6 +59,10 @@ const std::vector<AttrSpec> kGbqAttrs = {{"gather_axis", AttrKind::Int, false},
                                          {"quantize_axis", AttrKind::Int, false},
                                          {"block_size", AttrKind::Int, false},
                                          {"bits", AttrKind::Int, false}};
+
+// Concat: one or more inputs of one type (variadic T).
+std::vector<InputSpec> concat_in(TypeSet t) { return {{"inputs", "T", t, false, false, true}}; }
+const std::vector<AttrSpec> kConcatAxis = {{"axis", AttrKind::Int, true}};
 
 // Gather reads its data (input 0) by rows from outside memory when it gathers along axis 0.
 const Capabilities kGatherCaps = {false, 0, "axis", plan_gather_rows};
@@ -90,9 +104,57 @@ const std::vector<OpVersion>& op_versions() {
       {"", "Reshape", 24, 24, reshape_in(kWithE8m0), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 24)},
       {"", "Reshape", 25, kMaxOpset, reshape_in(kWithInt2), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 25)},
 
+      {"", "Shape", 1, 12, data_in(kClassic), kNoAttrs, parse_shape, infer_shape_1, run_shape, kNone, SPEC(Shape, 1)},
+      {"", "Shape", 13, 14, data_in(kWithBf16), kNoAttrs, parse_shape, infer_shape_1, run_shape, kNone, SPEC(Shape, 13)},
+      {"", "Shape", 15, 18, data_in(kWithBf16), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 15)},
+      {"", "Shape", 19, 20, data_in(kWithFloat8), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 19)},
+      {"", "Shape", 21, 22, data_in(kWithInt4), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 21)},
+      {"", "Shape", 23, 23, data_in(kWithFloat4), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 23)},
+      {"", "Shape", 24, 24, data_in(kWithE8m0), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 24)},
+      {"", "Shape", 25, kMaxOpset, data_in(kWithInt2), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 25)},
+
+      {"", "Size", 1, 12, data_in(kClassic), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 1)},
+      {"", "Size", 13, 18, data_in(kWithBf16), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 13)},
+      {"", "Size", 19, 20, data_in(kWithFloat8), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 19)},
+      {"", "Size", 21, 22, data_in(kWithInt4), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 21)},
+      {"", "Size", 23, 23, data_in(kWithFloat4), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 23)},
+      {"", "Size", 24, 24, data_in(kWithE8m0), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 24)},
+      {"", "Size", 25, kMaxOpset, data_in(kWithInt2), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 25)},
+
+      {"", "Identity", 1, 12, identity_in(kClassic, "T"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 1)},
+      {"", "Identity", 13, 13, identity_in(kWithBf16, "T"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 13)},
+      {"", "Identity", 14, 15, identity_in(kWithBf16, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 14)},
+      {"", "Identity", 16, 18, identity_in(kWithBf16, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 16)},
+      {"", "Identity", 19, 20, identity_in(kWithFloat8, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 19)},
+      {"", "Identity", 21, 22, identity_in(kWithInt4, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 21)},
+      {"", "Identity", 23, 23, identity_in(kWithFloat4, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 23)},
+      {"", "Identity", 24, 24, identity_in(kWithE8m0, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 24)},
+      {"", "Identity", 25, kMaxOpset, identity_in(kWithInt2, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 25)},
+
+      {"", "Unsqueeze", 1, 10, data_in(kClassic), kAxesRequired, parse_unsqueeze, infer_unsqueeze_1, run_view, kView, SPEC(Unsqueeze, 1)},
+      {"", "Unsqueeze", 11, 12, data_in(kClassic), kAxesRequired, parse_unsqueeze, infer_unsqueeze_11, run_view, kView, SPEC(Unsqueeze, 11)},
+      {"", "Unsqueeze", 13, 20, unsqueeze_in(kWithBf16), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 13)},
+      {"", "Unsqueeze", 21, 22, unsqueeze_in(kWithInt4), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 21)},
+      {"", "Unsqueeze", 23, 23, unsqueeze_in(kWithFloat4), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 23)},
+      {"", "Unsqueeze", 24, 24, unsqueeze_in(kWithE8m0), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 24)},
+      {"", "Unsqueeze", 25, kMaxOpset, unsqueeze_in(kWithInt2), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 25)},
+
+      {"", "Squeeze", 1, 10, data_in(kClassic), kAxesOptional, parse_squeeze, infer_squeeze_1, run_view, kView, SPEC(Squeeze, 1)},
+      {"", "Squeeze", 11, 12, data_in(kClassic), kAxesOptional, parse_squeeze, infer_squeeze_11, run_view, kView, SPEC(Squeeze, 11)},
+      {"", "Squeeze", 13, 20, squeeze_in(kWithBf16), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 13)},
+      {"", "Squeeze", 21, 22, squeeze_in(kWithInt4), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 21)},
+      {"", "Squeeze", 23, 23, squeeze_in(kWithFloat4), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 23)},
+      {"", "Squeeze", 24, 24, squeeze_in(kWithE8m0), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 24)},
+      {"", "Squeeze", 25, kMaxOpset, squeeze_in(kWithInt2), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 25)},
+
       {"com.microsoft", "GatherBlockQuantized", 1, 1, kGbqInputs, kGbqAttrs, parse_gather_block_quantized,
        infer_gather_block_quantized, run_gather_block_quantized, kNone,
        "https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized"},
+
+      {"", "Concat", 1, 3, concat_in(kFloats), kAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 1)},
+      {"", "Concat", 4, 10, concat_in(kClassic), kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},
+      {"", "Concat", 11, 12, concat_in(kClassic), kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 11)},
+      {"", "Concat", 13, kMaxOpset, concat_in(kWithBf16), kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 13)},
   };
   return table;
 }
@@ -155,7 +217,7 @@ ONNXWASM_COLD Status input_count_error(const OpVersion& v, size_t given) {
   std::string takes = std::to_string(lo);
   if (hi == SIZE_MAX) takes = "at least " + takes;
   else if (hi != lo) takes += " to " + std::to_string(hi);
-  return Status(StatusCode::Input, v.label() + " takes " + takes + " input" + (hi == 1 ? "" : "s") + ", got " +
+  return Status(StatusCode::Input, v.label() + " takes " + takes + " input" + ((hi == SIZE_MAX ? lo : hi) == 1 ? "" : "s") + ", got " +
                                        std::to_string(given));
 }
 

@@ -32,11 +32,44 @@ Status infer_reshape_5(const OpVersion&, const OpParams&, const std::vector<Valu
 Status run_view(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                 std::vector<Tensor>*);
 
+// shape.cpp: Shape (all dims at 1 and 13; start/end from 15) and Size; an int64 output from the
+// input's dims only, with its values (int_values) when those dims are known.
+Status parse_shape(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_shape_1(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_shape_15(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_shape(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                 std::vector<Tensor>*);
+Status parse_size(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_size(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_size(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                std::vector<Tensor>*);
+
+// identity.cpp: Identity (every version alike; runs as a view).
+Status parse_identity(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_identity(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+
+// unsqueeze.cpp: Unsqueeze and Squeeze (views): axes as an attribute (1: non-negative; 11: negative
+// too) or as an input (13 and later; optional for Squeeze).
+Status parse_unsqueeze(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_unsqueeze_1(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_unsqueeze_11(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_unsqueeze_13(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status parse_squeeze(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_squeeze_1(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_squeeze_11(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_squeeze_13(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+
 // gather_block_quantized.cpp: com.microsoft GatherBlockQuantized-1.
 Status parse_gather_block_quantized(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
 Status infer_gather_block_quantized(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&,
                                     std::vector<ValueInfo>*);
 Status run_gather_block_quantized(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
                                   const std::vector<ValueInfo>&, std::vector<Tensor>*);
+
+// concat.cpp: Concat-1, -4, -11 and -13 (axis optional in 1, negative from 11).
+Status parse_concat(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_concat(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_concat(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                  std::vector<Tensor>*);
 
 }  // namespace onnxwasm

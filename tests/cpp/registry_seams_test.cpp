@@ -68,17 +68,21 @@ TEST_CASE("registry: capabilities are declared, and true of the row's run") {
       CHECK(named);
     }
     if (!v.caps.view) continue;
-    // A view's output is its input's buffer.
+    // A view's output is its input's buffer. Input 1 is Reshape's shape [6] or (Un)squeeze's
+    // axes [0], and so are the attributes of the versions that take them as attributes.
     const E type = E::Float;
-    Tensor data = tensor_of(type, {2, 3});
+    Tensor data = tensor_of(type, {1, 6});
     Tensor shape = tensor_of(E::Int64, {1});
-    reinterpret_cast<int64_t*>(shape.buffer->data())[0] = 6;
+    const bool axes_in = v.inputs.size() > 1 && std::string(v.inputs[1].name) == "axes";
+    reinterpret_cast<int64_t*>(shape.buffer->data())[0] = axes_in ? 0 : 6;
     std::vector<Attribute> attrs;
-    if (v.attributes.size() && std::string(v.attributes[0].name) == "shape") {
+    for (const AttrSpec& spec : v.attributes) {
+      const std::string name = spec.name;
+      if (name != "shape" && name != "axes") continue;
       Attribute s;
-      s.name = "shape";
+      s.name = name;
       s.kind = AttrKind::Ints;
-      s.ints = {6};
+      s.ints = {name == "shape" ? 6 : 0};
       attrs.push_back(s);
     }
     PreparedOp p;
@@ -89,6 +93,16 @@ TEST_CASE("registry: capabilities are declared, and true of the row's run") {
     REQUIRE(p.run(in, v.inputs.size(), &out).is_ok());
     CHECK(out.buffer == data.buffer);
   }
+}
+
+TEST_CASE("registry: the versions of an op read a table by rows alike (the binding's registryIndex lists each op once)") {
+  for (const OpVersion& v : op_versions())
+    for (const OpVersion& w : op_versions()) {
+      if (std::string(v.domain) != w.domain || std::string(v.op) != w.op) continue;
+      INFO(v.label() << " and " << w.label());
+      CHECK(v.caps.rows_input == w.caps.rows_input);
+      CHECK(std::string(v.caps.rows_axis ? v.caps.rows_axis : "") == (w.caps.rows_axis ? w.caps.rows_axis : ""));
+    }
 }
 
 TEST_CASE("PreparedOp: attributes are parsed once, and their error comes after the input types'") {

@@ -66,7 +66,7 @@ describe('the opset selects the newest version whose since is not above it (opse
     assert.throws(() => runNode({ opType: 'Flatten' }, [f32([1], [1])], { opset: '13' }), InvalidArgumentError);
   });
   test('opVersions() matches the spec table (versions, ranges and type lists) in the default domain', () => {
-    const table = opVersions().filter((v) => v.domain === '');
+    const table = opVersions().filter((v) => v.domain === '' && v.op in SPEC);
     const expected = [];
     for (const [op, versions] of Object.entries(SPEC))
       versions.forEach(([since, types], i) => expected.push({
