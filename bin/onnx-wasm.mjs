@@ -13,8 +13,10 @@ import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
 import { parseNpy } from './npy.mjs';
 
 // The CLI is a user of the package: it reads sessions and tensors through the public declarations
-// (js/index.d.ts). The JS objects are cast to them where they come in, through unknown while
-// js/tensor.mjs and js/model/session.mjs are not type-checked (their inferred types differ).
+// (js/index.d.ts). js/tensor.mjs's Tensor is one as declared; the session is cast where it comes
+// in, as js/model/session.mjs's class differs from its declaration: irVersion, opsetImports and
+// nodes are set in #load (so possibly undefined to tsc), and a node's attributes may hold a bigint
+// (an int64 beyond 2^53), which SessionNode does not declare.
 /** @typedef {import('../js/index.js').InferenceSession} Session */
 /** @typedef {import('../js/index.js').Tensor} PublicTensor */
 
@@ -93,7 +95,7 @@ async function readDataSet(dir, session) {
   const files = readdirSync(dir).filter((f) => /^input_\d+\.pb$/.test(f)).sort((a, b) => parseInt(a.slice(6), 10) - parseInt(b.slice(6), 10));
   for (const [k, f] of files.entries()) {
     const { name, tensor } = await tensorFromProtoBytes(readFileSync(join(dir, f)));
-    feeds[name || session.inputNames[k]] = /** @type {PublicTensor} */ (/** @type {unknown} */ (tensor));
+    feeds[name || session.inputNames[k]] = tensor;
   }
   return feeds;
 }
@@ -115,7 +117,7 @@ async function run(session, values) {
     const m = /^([^=]+)=(.+)$/.exec(s);
     if (!m) throw new Error(`--input takes name=file.npy, got '${s}'`);
     const { type, data, dims } = parseNpy(readFileSync(m[2]), m[2]);
-    feeds[m[1]] = /** @type {PublicTensor} */ (/** @type {unknown} */ (new Tensor(type, data, dims)));
+    feeds[m[1]] = new Tensor(type, data, dims);
   }
   const generated = generateFeeds(session, session.inputMetadata.filter((i) => !(i.name in feeds)), symbols, patterned);
   Object.assign(feeds, generated);
@@ -155,7 +157,7 @@ async function main(argv) {
     },
   });
   await init({ threads: values.threads !== 'false' });
-  const session = /** @type {Session} */ (/** @type {unknown} */ (await InferenceSession.create(path)));
+  const session = /** @type {Session} */ (await InferenceSession.create(path));
   try {
     if (command === 'inspect') inspect(session, path);
     else await run(session, values);

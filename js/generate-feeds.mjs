@@ -3,16 +3,29 @@
 // indices gets values within its axis, one that is a Reshape's shape [1, ..., 1, -1]; any other
 // input gets `fill(type, size)`, the data array for `new Tensor(type, data, dims)`.
 // Not part of the public API. The Tensors returned belong to the caller.
+// @ts-check
 import { Tensor } from './tensor.mjs';
 
+/** @typedef {import('./index.js').Dim} Dim */
+
 // `inputs`: the inputs to generate, as in session.inputMetadata ({ name, type, shape }).
+// (`session`: what is read of it, so that a session typed by js/index.d.ts, the CLI's, passes too.)
+/**
+ * @param {Pick<import('./index.js').InferenceSession, 'inputMetadata' | 'nodes' | 'valueInfo'>} session
+ * @param {readonly { name: string, type: string }[]} inputs
+ * @param {Readonly<Record<string, number>>} symbols
+ * @param {(type: string, size: number) => import('./index.js').TensorData} fill
+ * @returns {Record<string, Tensor>}
+ */
 export function generateFeeds(session, inputs, symbols, fill) {
+  /** @type {(dims: readonly Dim[] | null | undefined) => number[]} */
   const concrete = (dims) => (dims ?? []).map((d) => (typeof d === 'number' ? d : d === null ? 1 : symbols[d] ?? 2));
   const resolved = new Map(session.inputMetadata.map((i) => [i.name, concrete(i.shape)]));
-  const consumer = (name) => session.nodes.find((n) => n.inputs[1] === name && (n.opType === 'Gather' || n.opType === 'Reshape'));
+  const consumer = (/** @type {string} */ name) => session.nodes.find((n) => n.inputs[1] === name && (n.opType === 'Gather' || n.opType === 'Reshape'));
+  /** @type {Record<string, Tensor>} */
   const feeds = {};
   for (const { name, type } of inputs) {
-    const dims = resolved.get(name);
+    const dims = /** @type {number[]} */ (resolved.get(name));   // (inputs: the session's)
     const size = dims.reduce((a, b) => a * b, 1);
     const use = consumer(name);
     let data;
@@ -20,7 +33,7 @@ export function generateFeeds(session, inputs, symbols, fill) {
       data = BigInt64Array.from({ length: size }, (_, i) => (i === size - 1 ? -1n : 1n));
     } else if (use?.opType === 'Gather' && (type === 'int64' || type === 'int32')) {
       const dataDims = resolved.get(use.inputs[0]) ?? concrete(session.valueInfo(use.inputs[0])?.dims);
-      const axis = use.attributes.axis ?? 0;
+      const axis = /** @type {number} */ (use.attributes.axis ?? 0);   // (a Gather's axis: an INT)
       const n = dataDims[axis < 0 ? axis + dataDims.length : axis] ?? 1;
       const vals = Array.from({ length: size }, (_, i) => (n > 0 ? (i * 7) % n : 0));
       data = type === 'int64' ? BigInt64Array.from(vals, BigInt) : Int32Array.from(vals);

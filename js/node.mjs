@@ -2,6 +2,7 @@
 // C++ entry points through Embind (Module.runNode, Module.inferNode), and turn a failure into a
 // typed Error (binding.mjs). No shape rules live here.
 // Memory: runNode's output Tensors belong to the caller; its temporary input copies are freed here.
+// @ts-check
 import { check } from './binding.mjs';
 import { invalidArgument } from './errors.mjs';
 import { OpsetError, ShapeError } from './generated/errors.mjs';
@@ -10,29 +11,75 @@ import { Tensor, tensorFromHandle } from './tensor.mjs';
 import { tensorsFromLikes } from './tensor-likes.mjs';
 import { typeById, typeByName } from './types.mjs';
 
+/** @typedef {import('./wasm-module.mjs').WasmAttribute} WasmAttribute */
+/** @typedef {import('./wasm-module.mjs').WasmValueInfo} WasmValueInfo */
+/** @typedef {import('./types.mjs').ElementType} ElementType */
+/** @typedef {import('./index.js').AttributeValue} AttributeValue */
+
+/**
+ * An AttributeProto-shaped attribute: as the public API declares it, or as the model loader
+ * decodes it (js/model/onnx-proto.mjs).
+ * @typedef {import('./index.js').AttributeProtoLike | import('./model/onnx-proto.mjs').AttributeProto} AttributeLike
+ */
+
+/**
+ * An attribute read for display (attributeFromProto with `exact` false): an int64 beyond 2^53
+ * stays a bigint.
+ * @typedef {{ name: string, kind: WasmAttribute['kind'], value: WasmAttribute['value'] | bigint | (number | bigint)[] }} DisplayAttribute
+ */
+
+/**
+ * A node as normalizeNode takes it: a NodeLike of the public API (js/index.d.ts) or a decoded
+ * NodeProto (the caller's: checked there).
+ * @typedef {object} NodeInput
+ * @property {string} [opType]
+ * @property {string} [op_type]
+ * @property {string} [domain]
+ * @property {readonly AttributeLike[]} [attribute]
+ * @property {Readonly<Record<string, AttributeValue>> | ReadonlyMap<string, AttributeValue>} [attributes]
+ */
+
+/**
+ * The options of a node: the opset, a number, or { domain, version } (the session's nodes).
+ * @typedef {{ opset?: number | { domain?: string, version: number | undefined } }} NodeOptions
+ */
+
 // AttributeProto.AttributeType numbers, for NodeProto-shaped nodes.
+/** @type {Readonly<Record<number, WasmAttribute['kind'] | undefined>>} */
 export const ATTR_TYPE_NAMES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
 const utf8 = new TextDecoder();
 
+/**
+ * @param {unknown} v (the caller's: checked here)
+ * @param {string} what
+ * @returns {number}
+ */
 function toInt(v, what) {
   const n = typeof v === 'bigint' ? Number(v) : v;
   if (!Number.isSafeInteger(n)) throw invalidArgument(`${what} = ${String(v)} is not a safe integer`);
-  return n;
+  return /** @type {number} */ (n);
 }
 
 // An int64 field of a NodeProto-shaped object: absent means the proto default 0, and the proto3
 // JSON mapping writes int64 as a decimal string.
+/** @type {(v: unknown, what: string) => number} */
 const protoInt = (v, what) => toInt(v === undefined || v === null ? 0 : typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : v, what);
 
+/** @type {(v: string | Uint8Array) => string} */
 const toStr = (v) => (typeof v === 'string' ? v : utf8.decode(v));
 
+/**
+ * @param {string} name
+ * @param {unknown} value (the caller's: checked here)
+ * @returns {WasmAttribute}
+ */
 function attributeFromValue(name, value) {
   const what = `attribute '${name}'`;
   if (typeof value === 'bigint') return { name, kind: 'INT', value: toInt(value, what) };
   if (typeof value === 'number') return Number.isInteger(value) ? { name, kind: 'INT', value } : { name, kind: 'FLOAT', value };
   if (typeof value === 'string') return { name, kind: 'STRING', value };
   if (Array.isArray(value) || ArrayBuffer.isView(value)) {
-    const list = Array.from(value);
+    const list = Array.from(/** @type {ArrayLike<unknown>} */ (value));
     if (list.every((x) => typeof x === 'string')) return list.length ? { name, kind: 'STRINGS', value: list } : { name, kind: 'INTS', value: [] };
     if (list.every((x) => typeof x === 'bigint' || Number.isInteger(x)))
       return { name, kind: 'INTS', value: list.map((x, i) => toInt(x, `${what}[${i}]`)) };
@@ -43,10 +90,29 @@ function attributeFromValue(name, value) {
 
 // An AttributeProto-shaped attribute as { name, kind, value }. `exact` false (for display) keeps
 // an int64 beyond 2^53 as a bigint instead of refusing it.
+/**
+ * @overload
+ * @param {AttributeLike} a
+ * @param {true} [exact]
+ * @returns {WasmAttribute}
+ */
+/**
+ * @overload
+ * @param {AttributeLike} a
+ * @param {boolean} exact
+ * @returns {DisplayAttribute}
+ */
+/**
+ * @param {AttributeLike} a
+ * @param {boolean} [exact]
+ * @returns {DisplayAttribute}
+ */
 export function attributeFromProto(a, exact = true) {
   const kind = typeof a.type === 'string' ? a.type : ATTR_TYPE_NAMES[a.type];
   const what = `attribute '${a.name}'`;
-  const int = exact ? protoInt : (v) => { try { return protoInt(v, what); } catch { return BigInt(v); } };
+  // (protoInt throws only for a number, a bigint or a decimal string beyond 2^53: BigInt takes them)
+  /** @type {(v: unknown, what: string) => number | bigint} */
+  const int = exact ? protoInt : (v) => { try { return protoInt(v, what); } catch { return BigInt(/** @type {number | bigint | string} */ (v)); } };
   switch (kind) {
     case 'INT': return { name: a.name, kind, value: int(a.i, what) };
     case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => int(x, `${what}[${i}]`)) };
@@ -59,11 +125,16 @@ export function attributeFromProto(a, exact = true) {
 }
 
 // 'ai.onnx' is the default domain, ''.
+/** @type {(domain: string) => string} */
 export const canonicalDomain = (domain) => (domain === 'ai.onnx' ? '' : domain);
 
 // { opType, domain?, attributes: { axis: 1 } } or a NodeProto-shaped { opType | op_type, domain?,
 // attribute: [...] }. Returns { domain, opType, attrs } (domain '' for the default ONNX domain;
 // the registry says which domains and ops run).
+/**
+ * @param {NodeInput} node (the caller's: checked here)
+ * @returns {{ domain: string, opType: string, attrs: WasmAttribute[] }}
+ */
 export function normalizeNode(node) {
   if (!node || typeof node !== 'object') throw invalidArgument('node must be an object such as { opType, attributes }');
   const opType = node.opType ?? node.op_type;
@@ -77,7 +148,9 @@ export function normalizeNode(node) {
   return { domain, opType, attrs };
 }
 
+/** @type {Set<string> | null} */
 let knownOps = null;
+/** @type {Map<string, [number, number]> | null} */
 let domainRanges = null;   // domain -> [min, max] opset, from the registry
 
 // The opset of the node's domain to pass to the binding. options.opset is that domain's version:
@@ -86,10 +159,17 @@ let domainRanges = null;   // domain -> [min, max] opset, from the registry
 // opset beyond that range (a model may import opset 2^32 + 13) would wrap around to a supported
 // one, so it is refused here (for an op the registry has; of an unknown op the binding reports
 // the op first, as for any opset).
+/**
+ * @param {string} domain
+ * @param {string} opType
+ * @param {NodeOptions | undefined} options (the caller's: checked here)
+ * @returns {number}
+ */
 export function opsetOf(domain, opType, options) {
   const m = getModule();   // (its error before init)
   domainRanges ??= new Map(m.runtimeFacts().domains.map((d) => [d.domain, [d.minOpset, d.maxOpset]]));
   const [minOpset, maxOpset] = domainRanges.get(domain) ?? opsetRange();
+  /** @type {NodeOptions['opset']} */
   let opset = options?.opset ?? maxOpset;
   if (typeof opset === 'object' && opset !== null) {
     const given = canonicalDomain(opset.domain ?? '');
@@ -98,17 +178,24 @@ export function opsetOf(domain, opType, options) {
     opset = opset.version;
   }
   if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
-  if (opset > 0x7fffffff || opset < -0x80000000) {
+  // (opset: a number from here, as Number.isInteger says)
+  if (/** @type {number} */ (opset) > 0x7fffffff || /** @type {number} */ (opset) < -0x80000000) {
     knownOps ??= new Set(opVersions().map((v) => `${v.domain}/${v.op}`));
     if (!knownOps.has(`${domain}/${opType}`)) return 0;
     const name = domain ? `${domain}.${opType}` : opType;
     throw new OpsetError(`${name}: opset ${opset} is outside the supported range [${minOpset}, ${maxOpset}]${domain ? ` of domain '${domain}'` : ''}`);
   }
-  return opset;
+  return /** @type {number} */ (opset);
 }
 
 // Runs one node. Inputs are Tensors of this package (used in place) or tensor-like objects
 // { type, data, dims } (copied in for the call). Returns new Tensors; the caller disposes them.
+/**
+ * @param {NodeInput} node
+ * @param {readonly (import('./index.js').TensorLike | null | undefined)[]} inputs (the caller's: checked here)
+ * @param {NodeOptions} [options]
+ * @returns {Tensor[]}
+ */
 export function runNode(node, inputs, options = {}) {
   const m = getModule();
   const { domain, opType, attrs } = normalizeNode(node);
@@ -118,6 +205,7 @@ export function runNode(node, inputs, options = {}) {
   try {
     const handles = given.map((t) => (t ? t.handle : 0));
     const outputs = check(m.runNode(domain, opType, opset, attrs, handles));
+    /** @type {Tensor[]} */
     const tensors = [];
     try {
       for (const h of outputs) tensors.push(tensorFromHandle(h));   // (frees h itself when it throws)
@@ -133,6 +221,11 @@ export function runNode(node, inputs, options = {}) {
 }
 
 // (null or undefined: an omitted optional input, type 0)
+/**
+ * @param {import('./index.js').ValueInfo | Tensor | null | undefined} x (the caller's: checked here)
+ * @param {number} i
+ * @returns {WasmValueInfo}
+ */
 function valueInfoOf(x, i) {
   if (x === null || x === undefined) return { type: 0, dims: null };
   if (x instanceof Tensor) {
@@ -160,6 +253,12 @@ function valueInfoOf(x, i) {
 // Output types and shapes of one node, without running it. Inputs: { type, dims, value? } with
 // dims entries a number, a symbolic name or null (unknown); dims null for an unknown rank; null
 // for an omitted optional input.
+/**
+ * @param {NodeInput} node
+ * @param {readonly (import('./index.js').ValueInfo | Tensor | null | undefined)[]} inputs (the caller's: checked here)
+ * @param {NodeOptions} [options]
+ * @returns {import('./index.js').InferredShape[]}
+ */
 export function inferShapes(node, inputs, options = {}) {
   const m = getModule();
   const { domain, opType, attrs } = normalizeNode(node);
@@ -169,13 +268,15 @@ export function inferShapes(node, inputs, options = {}) {
   return check(m.inferNode(domain, opType, opset, attrs, infos)).map((o) => {
     // As for run outputs (tensorFromHandle): no dims that JS numbers cannot hold exactly.
     const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
-    if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(o.dims[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);
-    return { type: typeById(o.type).name, dims: o.dims };
+    // (o.dims[i]: a number, found above; o.type: an id the module gives)
+    if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(/** @type {number[]} */ (o.dims)[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);
+    return { type: /** @type {ElementType} */ (typeById(o.type)).name, dims: o.dims };
   });
 }
 
 // The registry table: every op version with its domain, opset range, input types, attributes and
 // capabilities.
+/** @returns {import('./wasm-module.mjs').WasmOpVersion[]} */
 export function opVersions() {
   return getModule().opVersions();
 }

@@ -7,22 +7,30 @@
 // output or the failure (binding.mjs).
 // Memory: the PreparedNode owns a C++ object freed by dispose() (or when garbage collected); the
 // Tensors that run() returns belong to the caller.
+// @ts-check
 import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { normalizeNode, opsetOf } from './node.mjs';
 import { getModule, loadedModule, refreshInfo, runCalls } from './runtime.mjs';
 import { Tensor, handleOf, tensorFromHandle, tensorFromRun } from './tensor.mjs';
 
+/** @typedef {import('./wasm-module.mjs').WasmModule} WasmModule */
+/** @typedef {import('./runtime.mjs').RunCalls} RunCalls */
+/** @typedef {import('./node.mjs').NodeInput} NodeInput */
+/** @typedef {import('./node.mjs').NodeOptions} NodeOptions */
+
 const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((ptr) => getModule().nodeDelete(ptr))
+  ? new FinalizationRegistry((/** @type {number} */ ptr) => getModule().nodeDelete(ptr))
   : null;
 
 // The binding's input area: its index in runCalls.info (an Int32Array over wasm memory) and how
 // many handles it holds. Asked for once, and again when a node takes more inputs.
 let inputsAt = 0, inputsRoom = 0;
 
+// (loadedModule and runCalls, here and in runAt: set, as a PreparedNode exists.)
+/** @param {number} n */
 function makeRoom(n) {
-  const address = loadedModule.inputsAddress(Math.max(n, 8));
+  const address = /** @type {WasmModule} */ (loadedModule).inputsAddress(Math.max(n, 8));
   if (!address) throw invalidArgument(`cannot make room for ${n} input handles in wasm memory`);
   inputsAt = address / 4;
   inputsRoom = Math.max(n, 8);
@@ -31,23 +39,35 @@ function makeRoom(n) {
 
 // Writes the handles of values[at[k]] (k < n; -1 in `at` or an undefined value: an omitted input)
 // to the input area, and runs node `node`: the output Tensor.
+/**
+ * @param {number} node
+ * @param {readonly (Tensor | null | undefined)[]} values
+ * @param {readonly number[] | null} at
+ * @param {number} n
+ * @returns {Tensor}
+ */
 function runAt(node, values, at, n) {
   if (n > inputsRoom) makeRoom(n);
-  let heap = runCalls.info;
+  let heap = /** @type {RunCalls} */ (runCalls).info;
   if (heap.length === 0) heap = refreshInfo();   // (memory growth detached the view)
   for (let k = 0; k < n; ++k) {
     const i = at === null ? k : at[k];
     const t = i < 0 ? undefined : values[i];
     heap[inputsAt + k] = t === undefined || t === null ? 0 : handleOf(t);
   }
-  const h = runCalls.nodeRunHandle(node, n);
-  return h ? tensorFromRun(h) : tensorFromHandle(check(loadedModule.nodeRun(node, n)));
+  const h = /** @type {RunCalls} */ (runCalls).nodeRunHandle(node, n);
+  return h ? tensorFromRun(h) : tensorFromHandle(check(/** @type {WasmModule} */ (loadedModule).nodeRun(node, n)));
 }
 
 export class PreparedNode {
   #node = 0;
+  /** @type {string} */
   #label;
 
+  /**
+   * @param {NodeInput} node
+   * @param {NodeOptions} [options]
+   */
   constructor(node, options = {}) {
     const m = getModule();
     const { domain, opType, attrs } = normalizeNode(node);
@@ -60,6 +80,10 @@ export class PreparedNode {
 
   // Inputs: Tensors of this package (used in place, no copy), null or undefined for an omitted
   // optional input. Returns [output Tensor]. The op version checks the count.
+  /**
+   * @param {readonly (Tensor | null | undefined)[]} inputs (the caller's: checked here)
+   * @returns {Tensor[]}
+   */
   run(inputs) {
     if (!this.#node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
     if (!Array.isArray(inputs)) throw invalidArgument(`${this.#label}: inputs must be an array of Tensors`);
@@ -74,6 +98,12 @@ export class PreparedNode {
   // output Tensor: the per-node call of InferenceSession (values: its slots) and external-data.mjs,
   // whose values are always Tensors of this package (so no instanceof here: in a session's first
   // runs, before V8 optimizes, each costs a call). `at` null: values[0..n).
+  /**
+   * @param {readonly (Tensor | null | undefined)[]} values
+   * @param {readonly number[] | null} at
+   * @param {number} n
+   * @returns {Tensor}
+   */
   runTensors(values, at, n) {
     const node = this.#node;
     if (!node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
@@ -84,6 +114,12 @@ export class PreparedNode {
   // and dims) a table outside memory: the same checks as a run (the same errors), then { rows,
   // remapped }: int64 Tensors of the distinct rows to read, ascending, and of the indices as
   // positions among them. The caller owns both.
+  /**
+   * @param {Tensor} indices
+   * @param {number} typeId
+   * @param {readonly number[]} dims
+   * @returns {{ rows: Tensor, remapped: Tensor }}
+   */
   gatherRows(indices, typeId, dims) {
     const n = this.#node;
     if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
@@ -105,6 +141,11 @@ export class PreparedNode {
   }
 }
 
+/**
+ * @param {NodeInput} node
+ * @param {NodeOptions} [options]
+ * @returns {PreparedNode}
+ */
 export function prepareNode(node, options) {
   return new PreparedNode(node, options);
 }

@@ -7,25 +7,65 @@
 // `wasmBinary` or compiled `wasmModule`. The one-file browser entries (js/web.mjs,
 // js/web-threads.mjs) carry their build's glue and start fetching and compiling its .wasm right
 // after they are imported, unless init() came first (prefetchBuild); init() then uses both.
+// @ts-check
 import { invalidArgument } from './errors.mjs';
 import { awaitPool, startWorkers } from './thread-pool.mjs';
 
+/** @typedef {import('./wasm-module.mjs').WasmModule} WasmModule */
+/** @typedef {import('./index.js').InitOptions} InitOptions */
+/** @typedef {import('./index.js').RuntimeInfo} RuntimeInfo */
+
+/**
+ * A build of dist/ and why it was chosen (chooseBuild).
+ * @typedef {{ name: RuntimeInfo['module'], simd: boolean, threads: boolean, reason: string }} Build
+ */
+
+/**
+ * What the Emscripten glue's factory takes (the options set here); the factory resolves to the
+ * module (ModuleFactory).
+ * @typedef {object} ModuleArgs
+ * @property {string} [mainScriptUrlOrBlob]
+ * @property {(path: string) => string} [locateFile]
+ * @property {ArrayBuffer | Uint8Array} [wasmBinary]
+ * @property {(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => WebAssembly.Exports | {}} [instantiateWasm]
+ */
+/** @typedef {(args: ModuleArgs) => Promise<WasmModule>} ModuleFactory */
+
+/** @typedef {{ module: WebAssembly.Module, streamed: boolean }} Compiled */
+
+/**
+ * What a run reads (runCalls, below).
+ * @typedef {object} RunCalls
+ * @property {WasmModule['nodeRunHandle']} nodeRunHandle
+ * @property {WasmModule['tensorDelete']} tensorDelete
+ * @property {Int32Array} info a view of wasm memory (made again by refreshInfo)
+ * @property {number} infoAt the index in `info` of the binding's info int32s
+ */
+
+/** @type {Promise<RuntimeInfo> | null} */
 let modulePromise = null;
+/** @type {Omit<RuntimeInfo, 'threadsActive'> | null} */
 let runtimeInfo = null;
 // Whether the loaded module's gathers use the pool (js/thread-pool.mjs), once known: a promise.
+/** @type {Promise<boolean> | null} */
 let threadsPromise = null;
 // The Emscripten module once init() has loaded it, else null. Read directly (a live binding) by
 // the calls that can only run after init, where a Tensor or PreparedNode exists: getModule()'s
 // call and check cost as much as the read itself in V8's first tiers, a session's first runs.
+// (Those reads cast it to WasmModule: it is set by then.)
+/** @type {WasmModule | null} */
 export let loadedModule = null;
 // What a run reads, in an object of its own: { nodeRunHandle, tensorDelete, info: an Int32Array
 // whose elements [infoAt, ...] are the binding's info int32s }. Embind leaves the Module object
 // with slow (dictionary) properties in V8, so that every read of Module.x on the run path was a
-// hash lookup (refreshInfo() makes `info` again when memory growth detached it).
+// hash lookup (refreshInfo() makes `info` again when memory growth detached it). (Set by init(),
+// as loadedModule: its readers cast it to RunCalls.)
+/** @type {RunCalls | null} */
 export let runCalls = null;
+/** @returns {Int32Array} */
 export function refreshInfo() {
-  runCalls.info = new Int32Array(loadedModule.HEAPU8.buffer);
-  return runCalls.info;
+  /** @type {RunCalls} */ (runCalls).info = new Int32Array(/** @type {WasmModule} */ (loadedModule).HEAPU8.buffer);
+  return /** @type {RunCalls} */ (runCalls).info;
 }
 
 // Node (and Deno and Bun, which set process.versions.node), not a browser page: the one test, also
@@ -49,25 +89,40 @@ const builtin = {
 // A build whose glue a one-file browser entry (js/web.mjs, js/web-threads.mjs) carries, with its
 // .wasm fetched and compiled from right after the entry was imported: { name, factory, wasmUrl,
 // compiled: Promise<{ module, streamed }>, or null if init() was called before that started }.
+/** @typedef {{ name: string, factory: ModuleFactory, wasmUrl: URL, threads: boolean, compiled: Promise<Compiled> | null }} Prefetched */
+/** @type {Prefetched | null} */
 let prefetched = null;
 
 // Called by a browser entry when it is evaluated. `threads` false: the entry is one-thread, and
 // init() keeps to one thread unless told otherwise. The fetch starts one microtask later unless
 // init() has been called by then: a page that calls init() right after the import (perhaps with
 // its own { wasmModule }) does not fetch the .wasm twice.
+/**
+ * @param {string} name
+ * @param {ModuleFactory} factory
+ * @param {URL} wasmUrl
+ * @param {{ threads: boolean }} options
+ */
 export function prefetchBuild(name, factory, wasmUrl, { threads }) {
   prefetched = { name, factory, wasmUrl, threads, compiled: null };
   if (isNode) return;
   queueMicrotask(() => {
     if (modulePromise) return;
-    prefetched.compiled = compileFromUrl(wasmUrl);
-    prefetched.compiled.catch(() => {});   // reported by init(), if it uses this build
+    // (prefetched: as set above; only a second entry's call could have replaced it)
+    /** @type {Prefetched} */ (prefetched).compiled = compileFromUrl(wasmUrl);
+    /** @type {Promise<Compiled>} */ (/** @type {Prefetched} */ (prefetched).compiled).catch(() => {});   // reported by init(), if it uses this build
   });
 }
 
 // The module passed as init({ wasmModule }) (or what its promise resolved to), checked against
 // the build init() chose: the threads build imports its (shared) memory, the others do not.
+/**
+ * @param {InitOptions['wasmModule']} wasmModule
+ * @param {Build} build
+ * @returns {Promise<WebAssembly.Module>}
+ */
 async function callerModule(wasmModule, build) {
+  /** @type {any} (the caller's value, whatever it is: checked below) */
   let module;
   try {
     module = await wasmModule;
@@ -83,23 +138,32 @@ async function callerModule(wasmModule, build) {
 }
 
 // The build to load and a sentence saying why.
+/**
+ * @param {InitOptions} options
+ * @returns {Promise<Build>}
+ */
 async function chooseBuild(options) {
   // The one-thread entry (onnx-wasm/web) keeps to one thread unless told otherwise.
   const entryKeepsOne = prefetched && !prefetched.threads && options.threads === undefined;
   if (options.simd === false) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'SIMD disabled by the caller (init({ simd: false }))' };
   const supported = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
   if (!supported) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'this engine does not support wasm SIMD' };
+  /** @type {(why: string) => Build} */
   const single = (why) => ({ name: 'onnx-wasm', simd: true, threads: false, reason: `wasm SIMD is supported; one thread: ${why}` });
   if (options.threads === false) return single('threads disabled by the caller (init({ threads: false }))');
   if (entryKeepsOne) return single('the onnx-wasm/web entry keeps to one thread (onnx-wasm/web-threads runs the threads build)');
   if (!isNode && !globalThis.crossOriginIsolated) return single('the page is not cross-origin isolated (COOP/COEP headers)');
   if (typeof SharedArrayBuffer !== 'function') return single('SharedArrayBuffer is not available');
   const os = isNode ? await builtin.os() : null;
-  const n = isNode ? (os.availableParallelism?.() ?? os.cpus().length) : cores();
+  const n = isNode ? (/** @type {typeof import('node:os')} */ (os).availableParallelism?.() ?? /** @type {typeof import('node:os')} */ (os).cpus().length) : cores();
   if (n < 2) return single('this machine has one core');
   return { name: 'onnx-wasm-threads', simd: true, threads: true, reason: `wasm SIMD and SharedArrayBuffer are available${isNode ? '' : ' (the page is cross-origin isolated)'} and there are ${n} cores` };
 }
 
+/**
+ * @param {Build} build
+ * @returns {Promise<ModuleFactory>}
+ */
 async function nodeFactory(build) {
   const { createRequire } = await builtin.module();
   const nodeRequire = createRequire(import.meta.url);
@@ -107,6 +171,10 @@ async function nodeFactory(build) {
   return build.simd ? nodeRequire('../dist/onnx-wasm.cjs') : nodeRequire('../dist/onnx-wasm-nosimd.cjs');
 }
 
+/**
+ * @param {Build} build
+ * @returns {Promise<ModuleFactory>}
+ */
 async function browserFactory(build) {
   // Literal imports so that bundlers see (and copy) each glue file.
   if (build.threads) return (await import('../dist/threads/onnx-wasm-threads.mjs')).default;
@@ -117,6 +185,11 @@ async function browserFactory(build) {
 // Where the files of dist/ are: next to this module (`new URL('../dist/', import.meta.url)`, which
 // Vite and webpack follow and copy), or under `options.wasmPaths` (a URL prefix, as
 // onnxruntime-web's env.wasm.wasmPaths) for bundlers that do not copy assets, such as esbuild.
+/**
+ * @param {string} path
+ * @param {InitOptions} options
+ * @returns {URL}
+ */
 function distUrl(path, options) {
   if (options.wasmPaths) return new URL(path, new URL(options.wasmPaths, isNode ? import.meta.url : globalThis.location?.href));
   switch (path) {
@@ -132,6 +205,10 @@ function distUrl(path, options) {
 // A bundler may inline a small script as a data: URL (Vite does below 4 KB). A worker started from
 // a data: URL has an opaque origin and may not load the glue from this origin under COEP; a blob:
 // URL made here has the page's origin.
+/**
+ * @param {string} url
+ * @returns {string}
+ */
 function workerScriptUrl(url) {
   if (!url.startsWith('data:')) return url;
   const comma = url.indexOf(',');
@@ -140,15 +217,24 @@ function workerScriptUrl(url) {
   return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
 }
 
+/**
+ * @param {Build} build
+ * @param {InitOptions} options
+ * @returns {URL}
+ */
 function defaultWasmUrl(build, options) {
   if (build.threads) return distUrl('threads/onnx-wasm-threads.wasm', options);
   return distUrl(build.simd ? 'onnx-wasm.wasm' : 'onnx-wasm-nosimd.wasm', options);
 }
 
+/**
+ * @param {InitOptions} options
+ * @returns {Promise<{ m: WasmModule, build: Build, loadedFrom: string, pool: Promise<boolean> }>}
+ */
 async function loadModule(options) {
   const build = await chooseBuild(options);
   const wasmUrl = options.wasmUrl ? new URL(options.wasmUrl, isNode ? import.meta.url : globalThis.location?.href) : defaultWasmUrl(build, options);
-  const moduleArgs = {};
+  const moduleArgs = /** @type {ModuleArgs} */ ({});
   if (build.threads && !isNode) {
     // Workers load the classic-script glue and their own script from dist/threads/.
     moduleArgs.mainScriptUrlOrBlob = distUrl('threads/onnx-wasm-threads.js', options).href;
@@ -156,12 +242,16 @@ async function loadModule(options) {
   }
   // Asked by the glue: instantiate the module that compiled() resolves to, once it does; a failure
   // rejects init() (the glue itself would wait forever).
+  /** @type {(reason: unknown) => void} */
   let rejectLoad;
+  /** @type {Promise<never>} */
   const failed = new Promise((_, reject) => { rejectLoad = reject; });
+  /** @type {(compiled: () => Promise<WebAssembly.Module>) => NonNullable<ModuleArgs['instantiateWasm']>} */
   const instantiateLater = (compiled) => (imports, receive) => {
     compiled().then(async (module) => receive(await WebAssembly.instantiate(module, imports), module)).catch(rejectLoad);
     return {};
   };
+  /** @type {string} */
   let loadedFrom;
   if (options.wasmModule) {
     if (options.wasmBinary || options.wasmUrl) throw invalidArgument('init(): pass one of wasmModule, wasmBinary and wasmUrl, not several');
@@ -190,7 +280,8 @@ async function loadModule(options) {
     // init() came first.
     const early = prefetched?.compiled && prefetched.name === build.name && !options.wasmUrl && !options.wasmPaths ? prefetched : null;
     loadedFrom = (early ? early.wasmUrl : wasmUrl).href;
-    moduleArgs.instantiateWasm = instantiateLater(() => (early ? early.compiled : compileFromUrl(wasmUrl)).then(({ module, streamed }) => {
+    // (early.compiled: set, as early is only a build whose compile has started)
+    moduleArgs.instantiateWasm = instantiateLater(() => (early ? /** @type {Promise<Compiled>} */ (early.compiled) : compileFromUrl(wasmUrl)).then(({ module, streamed }) => {
       loadedFrom += streamed ? ` (streamed${early ? ', fetched at import' : ''})` : early ? ' (fetched at import)' : ' (fetched)';
       return module;
     }));
@@ -204,6 +295,10 @@ async function loadModule(options) {
 
 // The compiled module at `url`: compiled while it streams in when the server sends
 // application/wasm, else fetched whole, then compiled.
+/**
+ * @param {URL} url
+ * @returns {Promise<Compiled>}
+ */
 async function compileFromUrl(url) {
   const response = await fetch(url);
   if (!response.ok) throw invalidArgument(`cannot fetch the onnx-wasm module at ${url}: HTTP ${response.status}`);
@@ -217,17 +312,22 @@ async function compileFromUrl(url) {
 // under which the files of dist/ are served; { wasmUrl }, { wasmBinary } or { wasmModule } (a
 // compiled WebAssembly.Module or a promise of one) give the .wasm to use (it must match the
 // chosen build). Resolves to the runtime info.
+/**
+ * @param {InitOptions} [options]
+ * @returns {Promise<RuntimeInfo>}
+ */
 export function init(options = {}) {
   if (!modulePromise) {
     modulePromise = loadModule(options).then(
       ({ m, build, loadedFrom, pool }) => {
         loadedModule = m;
         threadsPromise = pool;
-        runCalls = { nodeRunHandle: m.nodeRunHandle, tensorDelete: m.tensorDelete, info: null, infoAt: m.infoAddress() / 4 };
+        // (info: null until refreshInfo() makes it, at once)
+        runCalls = { nodeRunHandle: m.nodeRunHandle, tensorDelete: m.tensorDelete, info: /** @type {Int32Array} */ (/** @type {unknown} */ (null)), infoAt: m.infoAddress() / 4 };
         refreshInfo();
         const { kernels, threads, minOpset, maxOpset } = m.runtimeFacts();
         runtimeInfo = { module: build.name, simd: build.simd, threads, reason: build.reason, loadedFrom, kernels, minOpset, maxOpset };
-        return runtime();
+        return /** @type {RuntimeInfo} */ (runtime());   // (not null: runtimeInfo is set)
       },
       (e) => {
         modulePromise = null;
@@ -241,30 +341,37 @@ export function init(options = {}) {
 // Which module is loaded and why ({ module, simd, threads: how many the largest gathers use,
 // threadsActive: whether the workers are ready (they load in the background after init),
 // reason, loadedFrom, kernels, minOpset, maxOpset }), or null before init() has finished.
+/** @returns {RuntimeInfo | null} */
 export function runtime() {
-  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: loadedModule.threadsActive() });
+  // (loadedModule: set with runtimeInfo)
+  return runtimeInfo && Object.freeze({ ...runtimeInfo, threadsActive: /** @type {WasmModule} */ (loadedModule).threadsActive() });
 }
 
 // Resolves once the threads build's workers are loaded and gathers use them, to whether they do
 // (runtime().threadsActive from then on): true then; false at once in one-thread builds, and if a
 // worker failed to load. Waits for init() if it is still loading and rejects with its error if it
 // fails; rejects with an InvalidArgumentError if init() has not been called.
+/** @returns {Promise<boolean>} */
 export function threadsReady() {
   if (!modulePromise) return Promise.reject(invalidArgument('onnx-wasm is not initialized: call init() before threadsReady()'));
-  return modulePromise.then(() => awaitPool(threadsPromise, isNode));
+  // (threadsPromise: set once modulePromise has resolved)
+  return modulePromise.then(() => awaitPool(/** @type {Promise<boolean>} */ (threadsPromise), isNode));
 }
 
 // Wasm memory in use: { heapUsed: bytes the allocator has handed out and not taken back,
 // memory: bytes of wasm memory (it grows, never shrinks) }. For leak checks and soak tests.
+/** @returns {{ heapUsed: number, memory: number }} */
 export function memoryStats() {
   const m = getModule();
   return { heapUsed: m.heapUsed(), memory: m.HEAPU8.buffer.byteLength };
 }
 
 // The supported opsets, [min, max], once init() has loaded the module.
-export const opsetRange = () => [runtimeInfo.minOpset, runtimeInfo.maxOpset];
+/** @type {() => [number, number]} */
+export const opsetRange = () => [/** @type {RuntimeInfo} */ (runtimeInfo).minOpset, /** @type {RuntimeInfo} */ (runtimeInfo).maxOpset];
 
 // The loaded module, or an error that says to await init() first.
+/** @returns {WasmModule} */
 export function getModule() {
   if (!loadedModule) throw invalidArgument('onnx-wasm is not initialized: call `await init()` first');
   return loadedModule;

@@ -22,7 +22,7 @@ import { Tensor } from './tensor.mjs';
  * @returns {{ tensors: (Tensor | null)[], made: Tensor[] }}
  */
 export function tensorsFromLikes(values, label) {
-  const m = /** @type {import('./wasm-module.mjs').WasmModule} */ (getModule());
+  const m = getModule();
   const heap = m.HEAPU8.buffer;
   /** @type {([ViewClass, number, number] | null)[]} */
   const places = values.map((x) => {

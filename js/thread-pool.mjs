@@ -4,12 +4,19 @@
 // one-thread builds, everything runs on the calling thread.
 // Relies on Emscripten 3.1.6 internals (m.PThread.allocateUnusedWorker, m.PThread.unusedWorkers,
 // m.PThread.loadWasmModuleToWorker); scripts/build-wasm.sh stops on any other Emscripten version.
+// @ts-check
 
 // Starts the pool of the threads build's module `m` and returns a promise of whether gathers now
 // use it (what runtime().threadsActive then reads): true once every worker is loaded and
 // enableThreads() has been called; false if a worker failed to load (the runs stay on the
 // calling thread, as before the pool was ready) or if the module plans no second thread.
 // `node`: in Node (and Deno and Bun), where the workers are worker_threads to unref.
+// (m.PThread and its workers are typed any: Emscripten's internals, not declared anywhere.)
+/**
+ * @param {import('./wasm-module.mjs').WasmModule} m
+ * @param {boolean} node
+ * @returns {Promise<boolean>}
+ */
 export function startWorkers(m, node) {
   return new Promise((resolve) => {
     setTimeout(() => {
@@ -42,6 +49,11 @@ export function startWorkers(m, node) {
 // program whose only pending work is `await threadsReady()` would otherwise end there (with
 // "unsettled top-level await") before they are loaded. A program that does not wait still exits
 // without them.
+/**
+ * @param {Promise<boolean>} pool
+ * @param {boolean} node
+ * @returns {Promise<boolean>}
+ */
 export function awaitPool(pool, node) {
   if (!node) return pool;
   const keepAlive = setInterval(() => {}, 1 << 30);

@@ -9,6 +9,7 @@ import { invalidArgument } from './errors.mjs';
  * @typedef {(typeof ELEMENT_TYPES)[number]} ElementType
  */
 
+/** @type {Map<string, ElementType>} */
 const BY_NAME = new Map(ELEMENT_TYPES.map((t) => [t.name, t]));
 // Types indexed by id (a run's output reads its type's id; typeById is this lookup).
 /** @type {ElementType[]} */

@@ -11,8 +11,9 @@
  */
 
 /**
- * An attribute as the binding reads it (js/node.mjs, normalizeNode).
- * @typedef {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS', value: number | bigint | string | number[] | bigint[] | string[] }} WasmAttribute
+ * An attribute as the binding reads it (js/node.mjs, normalizeNode): numbers only (an INT exact
+ * below 2^53; a bigint is a malformed call).
+ * @typedef {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS', value: number | string | number[] | string[] }} WasmAttribute
  */
 
 /**
@@ -68,6 +69,7 @@
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: number[]) => number[] | Failure} runNode
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => { type: number, dims: (number | string | null)[] | null }[] | Failure} inferNode
  * @property {() => WasmOpVersion[]} opVersions
+ * @property {() => string} registryIndex one line a (domain, op) in the table's order, "domain\top\trowsInput\trowsAxis\n" (a cheaper read than opVersions)
  * @property {() => { kernels: string, threads: number, minOpset: number, maxOpset: number, domains: { domain: string, minOpset: number, maxOpset: number }[] }} runtimeFacts
  * @property {() => boolean} threadsActive
  * @property {() => void} enableThreads

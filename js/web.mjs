@@ -6,6 +6,9 @@
 // fetch even earlier with <link rel="preload" href=".../dist/onnx-wasm.wasm" as="fetch"
 // type="application/wasm" crossorigin>. init() keeps to one thread unless given
 // { threads: true }, and loads the non-SIMD build where SIMD is missing.
+// @ts-check
+// (The glue is a file of dist/, made by scripts/build.sh as js/generated/ is, which the type check
+// also needs: tsc reads its types without checking it, and prefetchBuild types what it takes.)
 import createOnnxWasmModule from '../dist/onnx-wasm.mjs';
 import { prefetchBuild } from './runtime.mjs';
 

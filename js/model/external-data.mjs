@@ -3,12 +3,17 @@
 // the facts of a table (table-facts.mjs), which source holds it (resolve-sources.mjs), where it
 // lives (place-tables.mjs), loading it into wasm memory (load-tensor.mjs) or keeping it in its
 // source for Gathers (lazy-table.mjs), with progress (progress.mjs).
+// @ts-check
 import { LazyTable } from './lazy-table.mjs';
 import { loadTensor } from './load-tensor.mjs';
 import { placeTables } from './place-tables.mjs';
 import { Progress } from './progress.mjs';
 import { tableFacts } from './table-facts.mjs';
 import { tensorFromProto } from './tensor-proto.mjs';
+
+/** @typedef {import('../tensor.mjs').Tensor} Tensor */
+/** @typedef {import('./onnx-proto.mjs').NodeProto} NodeProto */
+/** @typedef {import('./table-facts.mjs').TableFacts} TableFacts */
 
 const EXTERNAL = 1;   // TensorProto.DataLocation
 
@@ -18,8 +23,17 @@ const EXTERNAL = 1;   // TensorProto.DataLocation
 // sources fetch before they can be read, and every byte loaded) or opened where it is. Each Tensor
 // made is pushed onto `owned` at once, so the caller frees them all if anything fails.
 // Returns { kept: Map name -> LazyTable, constants: Map node -> Tensor }.
+/**
+ * @param {import('./onnx-proto.mjs').GraphProto} g
+ * @param {import('./resolve-sources.mjs').ExternalData} sources
+ * @param {{ mode: string, onProgress?: import('./progress.mjs').OnProgress }} loading (load-options.mjs)
+ * @param {number} modelBytes
+ * @param {{ dispose(): void }[]} owned
+ * @param {Map<string, Tensor>} tensors
+ * @returns {Promise<{ kept: Map<string, LazyTable>, constants: Map<NodeProto, Tensor> }>}
+ */
 export async function loadInitializers(g, sources, { mode, onProgress }, modelBytes, owned, tensors) {
-  const tables = new Map(), external = new Map();
+  const tables = /** @type {Map<string, TableFacts>} */ (new Map()), external = /** @type {Map<NodeProto, TableFacts>} */ (new Map());
   for (const init of g.initializer) if (init.dataLocation === EXTERNAL) tables.set(init.name, tableFacts(init, sources));
   for (const n of g.node) {
     const t = n.opType === 'Constant' && n.attribute.length === 1 && n.attribute[0].name === 'value' ? n.attribute[0].t : null;
@@ -30,13 +44,14 @@ export async function loadInitializers(g, sources, { mode, onProgress }, modelBy
   // Sources that fetch before they are read (the OPFS cache's downloads), each once.
   const fetching = [...new Set(all.map((x) => x.source))].filter((s) => s.fetch);
   let total = modelBytes;
-  for (const s of fetching) total += await s.pendingBytes(all.filter((x) => x.source === s));
+  // (pendingBytes: a source that fetches has it)
+  for (const s of fetching) total += await /** @type {Required<import('./sources.mjs').Source>} */ (s).pendingBytes(all.filter((x) => x.source === s));
   for (const [name, x] of tables) if (place.get(name) === 'memory') total += x.bytes;
   for (const x of external.values()) total += x.bytes;
   const progress = new Progress(onProgress, total);
   progress.add(modelBytes);
-  for (const s of fetching) await s.fetch(progress);
-  const kept = new Map(), constants = new Map();
+  for (const s of fetching) await /** @type {Required<import('./sources.mjs').Source>} */ (s).fetch(progress);
+  const kept = /** @type {Map<string, LazyTable>} */ (new Map()), constants = /** @type {Map<NodeProto, Tensor>} */ (new Map());
   for (const init of g.initializer) {
     const x = tables.get(init.name);
     if (x && place.get(init.name) === 'file') {

@@ -1,12 +1,20 @@
 // The graph checks of InferenceSession.create that need no tensors: the opsets a model imports
 // (every opset_import, by domain), the ops it uses against the registry, and the order its nodes
 // run in.
+// @ts-check
 import { UnsupportedOpError } from '../generated/errors.mjs';
 import { canonicalDomain, opVersions } from '../node.mjs';
 import { modelError } from './tensor-proto.mjs';
 
+/** @typedef {import('./onnx-proto.mjs').GraphProto} GraphProto */
+
 // Map domain ('' for the default one) -> the opset the model imports.
+/**
+ * @param {import('./onnx-proto.mjs').ModelProto} model
+ * @returns {Map<string, number>}
+ */
 export function importedOpsets(model) {
+  /** @type {Map<string, number>} */
   const opsets = new Map();
   for (const o of model.opsetImport) opsets.set(canonicalDomain(o.domain), Number(o.version));
   if (!opsets.has('')) throw modelError('the model imports no opset of the default ONNX domain');
@@ -15,9 +23,14 @@ export function importedOpsets(model) {
 
 // Every node's (domain, op) must be one the registry has (or a Constant, which the session makes
 // itself), in a domain the model imports.
+/**
+ * @param {GraphProto} graph
+ * @param {ReadonlyMap<string, number>} opsets
+ */
 export function checkOps(graph, opsets) {
+  /** @type {Map<string, Set<string>>} */
   const runnable = new Map();   // domain -> Set of ops
-  for (const v of opVersions()) (runnable.get(v.domain) ?? runnable.set(v.domain, new Set()).get(v.domain)).add(v.op);
+  for (const v of opVersions()) /** @type {Set<string>} */ (runnable.get(v.domain) ?? runnable.set(v.domain, new Set()).get(v.domain)).add(v.op);   // (set just before, if absent)
   const unsupported = new Set();
   for (const n of graph.node) {
     const domain = canonicalDomain(n.domain);
@@ -34,22 +47,31 @@ export function checkOps(graph, opsets) {
 // missing value or a cycle. `known(name)`: a graph input, initializer or other value given before
 // any node runs. Every value is assigned once (ONNX graphs are in SSA form): a second producer
 // is refused.
+/**
+ * @param {GraphProto} graph
+ * @param {(name: string) => boolean} known
+ * @param {ReadonlyMap<string, unknown>} initializers
+ * @returns {number[]} the nodes' indices in run order
+ */
 export function topologicalOrder(graph, known, initializers) {
+  /** @type {Map<string, number>} */
   const producer = new Map();
-  const nodeName = (k) => `node '${graph.node[k].name || graph.node[k].opType}'`;
+  const nodeName = (/** @type {number} */ k) => `node '${graph.node[k].name || graph.node[k].opType}'`;
   graph.node.forEach((n, k) => n.output.forEach((o) => {
     if (!o) return;
-    const earlier = producer.has(o) ? nodeName(producer.get(o)) : initializers.has(o) ? 'an initializer' : known(o) ? 'a graph input' : null;
+    const earlier = producer.has(o) ? nodeName(/** @type {number} */ (producer.get(o))) : initializers.has(o) ? 'an initializer' : known(o) ? 'a graph input' : null;
     if (earlier) throw modelError(`value '${o}' is assigned twice: by ${earlier} and by ${nodeName(k)}`);
     producer.set(o, k);
   }));
   // Depth-first with an explicit stack: a chain of any length neither overflows the call stack
   // nor copies its path at every step. Entries: [node, next input, value that led here].
+  /** @type {number[]} */
   const order = [];
   const state = new Uint8Array(graph.node.length);   // 0 unvisited, 1 on the stack, 2 done
   for (let root = 0; root < graph.node.length; ++root) {
     if (state[root]) continue;
     state[root] = 1;
+    /** @type {[number, number, string][]} */
     const stack = [[root, 0, graph.node[root].output[0] ?? '']];
     while (stack.length) {
       const top = stack[stack.length - 1];
@@ -63,7 +85,7 @@ export function topologicalOrder(graph, known, initializers) {
       const input = inputs[top[1]++];
       if (!input || known(input)) continue;
       if (!producer.has(input)) throw modelError(`${nodeName(top[0])} reads '${input}', which no input, initializer or node provides`);
-      const p = producer.get(input);
+      const p = /** @type {number} */ (producer.get(input));   // (it has one: checked above)
       if (state[p] === 2) continue;
       if (state[p] === 1) {
         const path = stack.map((e) => e[2]).concat(input);

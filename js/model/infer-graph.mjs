@@ -1,15 +1,33 @@
 // The inference walk of InferenceSession.create: in run order, each Constant made a Tensor once,
 // and every other node's output types and shapes inferred (through inferShapes: no shape rules
 // here) from what is known of its inputs, then the node prepared (its attributes parsed once).
+// @ts-check
 import { OnnxWasmError } from '../errors.mjs';
 import { canonicalDomain, inferShapes } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { Tensor } from '../tensor.mjs';
 import { modelError, tensorFromProto } from './tensor-proto.mjs';
 
+/** @typedef {import('./onnx-proto.mjs').NodeProto} NodeProto */
+
+/**
+ * What is known of a value of the graph: its type, its dims (entries a number, a symbol or null;
+ * null when the rank is unknown) and, for a small constant int64 tensor, its values.
+ * @typedef {{ type: import('../index.js').TensorType, dims: import('../index.js').Dim[] | null, value?: number[] }} Known
+ */
+
+/**
+ * A node of the run, as inferGraph makes it: `inputs` the names ('' for an omitted one).
+ * @typedef {{ prepared: PreparedNode, inputs: string[], output: string, label: string }} Step
+ */
+
 // What inference knows of a session tensor: { type, dims, value? } (value: the entries of a small
 // int64 tensor, when every one is a safe integer; otherwise inference uses the rank and the run
 // reports the bad value).
+/**
+ * @param {Tensor} t
+ * @returns {Known}
+ */
 export function constInfo(t) {
   const value = t.type === 'int64' && t.size <= 64 ? Array.from(t.data, Number) : undefined;
   return { type: t.type, dims: Array.from(t.dims), value: value?.every(Number.isSafeInteger) ? value : undefined };
@@ -17,6 +35,11 @@ export function constInfo(t) {
 
 // The tensor of a Constant node from whichever value attribute it has (`loaded`: its tensor when
 // stored in external data, loaded before).
+/**
+ * @param {NodeProto} node
+ * @param {Tensor | undefined} loaded
+ * @returns {Tensor}
+ */
 function constantTensor(node, loaded) {
   const a = node.attribute[0];
   if (node.attribute.length !== 1) throw modelError(`Constant '${node.output[0]}' must have exactly one value attribute, has ${node.attribute.length}`);
@@ -39,7 +62,14 @@ function constantTensor(node, loaded) {
 // tensor loaded from external data; `opsets`: Map domain -> version; `owned`: what the session
 // frees at release(), added to. Returns the steps: { prepared, inputs (names, '' for an omitted
 // one), output, label }.
+/**
+ * @param {import('./onnx-proto.mjs').GraphProto} graph
+ * @param {readonly number[]} order
+ * @param {{ info: Map<string, Known>, tensors: Map<string, Tensor>, constants: ReadonlyMap<NodeProto, Tensor>, opsets: ReadonlyMap<string, number>, owned: { dispose(): void }[] }} walk
+ * @returns {Step[]}
+ */
 export function inferGraph(graph, order, { info, tensors, constants, opsets, owned }) {
+  /** @type {Step[]} */
   const steps = [];
   for (const k of order) {
     const n = graph.node[k];

@@ -3,18 +3,32 @@
 // those rows, then gathers from the block with indices remapped to it (so the output, and every
 // error, is the in-memory Gather's).
 // Memory: a LazyTable owns no wasm memory between runs; each gather's output belongs to the caller.
+// @ts-check
 import { ExternalDataError } from '../generated/errors.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
 import { ShortRead } from './sources.mjs';
 import { checkRange, sizeText, tableBytes } from './table-facts.mjs';
 
+/** @typedef {import('./table-facts.mjs').TableFacts} TableFacts */
+
 export class LazyTable {
+  /** @param {TableFacts} x the table's facts (table-facts.mjs) */
   constructor({ name, t, dims, source, location, offset, bytes }) {
-    Object.assign(this, { name, t, dims, source, location, offset, bytes });
+    this.name = name;
+    this.t = t;
+    this.dims = dims;
+    this.source = source;
+    this.location = location;
+    this.offset = offset;
+    this.bytes = bytes;
     this.rowBytes = tableBytes(t, [1, ...dims.slice(1)]);
   }
 
   // x: the table's facts (table-facts.mjs).
+  /**
+   * @param {TableFacts} x
+   * @returns {Promise<LazyTable>}
+   */
   static async open(x) {
     await checkRange(x);
     return new LazyTable(x);
@@ -22,6 +36,11 @@ export class LazyTable {
 
   // Gather(table, indices) through a prepared node that reads its table by rows (a Gather, whose
   // capabilities say so): an output Tensor the caller owns.
+  /**
+   * @param {import('../prepared.mjs').PreparedNode} prepared
+   * @param {Tensor} indices
+   * @returns {Promise<Tensor>}
+   */
   async gather(prepared, indices) {
     const { rows, remapped } = prepared.gatherRows(indices, this.t.id, this.dims);
     let block = null;
@@ -30,7 +49,8 @@ export class LazyTable {
       const ids = Array.from(rows.data, Number), u = ids.length;
       block = Tensor[UNINITIALIZED](this.t.name, [u, ...this.dims.slice(1)]);
       if (u > 0 && this.rowBytes > 0) {
-        const base = block.data.byteOffset;
+        const base = /** @type {import('../wasm-module.mjs').WasmView} */ (block.data).byteOffset;   // (numeric: a view)
+        /** @type {import('./sources.mjs').ReadRun[]} */
         const runs = [];
         for (let i = 0; i < u;) {
           let j = i + 1;
@@ -39,7 +59,8 @@ export class LazyTable {
           i = j;
         }
         try {
-          await this.source.readRuns(runs, this.offset + this.bytes);
+          // (readRuns: of every source that can keep tables, the only ones a LazyTable reads)
+          await /** @type {Required<import('./sources.mjs').Source>} */ (this.source).readRuns(runs, this.offset + this.bytes);
         } catch (e) {
           const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${this.offset + this.bytes}` : e.message;
           throw new ExternalDataError(`table '${this.name}' (${sizeText(this.bytes)}) is kept in '${this.location}', which cannot be read: ${why}`);

@@ -23,8 +23,8 @@ export async function loadTensor(x, progress) {
     throw e;
   }
   try {
-    // (a numeric table's data is a typed array; cast through unknown while js/tensor.mjs is not type-checked)
-    await source.readInto(offset, bytes, /** @type {ArrayBufferView} */ (/** @type {unknown} */ (tensor.data)).byteOffset, progress);
+    // (a numeric table's data is a typed array)
+    await source.readInto(offset, bytes, /** @type {ArrayBufferView} */ (tensor.data).byteOffset, progress);
   } catch (e) {
     tensor.dispose();
     if (e instanceof ShortRead)

@@ -11,7 +11,7 @@ import { sizeText } from './table-facts.mjs';
 /** @typedef {import('./progress.mjs').Progress} Progress */
 /** @typedef {import('./sources.mjs').Source} Source */
 
-const heap = () => /** @type {import('../wasm-module.mjs').WasmModule} */ (getModule()).HEAPU8;
+const heap = () => getModule().HEAPU8;
 
 // A reader's error as sources give it: ShortRead for a short file, else the error itself.
 /** @param {any} e (what the store threw: an Error with a kind, or any other) */

@@ -1,4 +1,5 @@
 // Where each external initializer lives: in wasm memory, or kept in its source and read by rows.
+// @ts-check
 import { canonicalDomain, opVersions } from '../node.mjs';
 
 const GiB = 2 ** 30;
@@ -13,11 +14,20 @@ export const AUTO_MEMORY_BYTES = 2 * GiB;
 // they read it by rows (a Gather's data) along axis 0, and neither a graph output nor a graph
 // input (a feed may replace those). 'auto' keeps such a table in memory while the tables in
 // memory total at most AUTO_MEMORY_BYTES.
+/**
+ * @param {import('./onnx-proto.mjs').GraphProto} graph
+ * @param {ReadonlyMap<string, import('./table-facts.mjs').TableFacts>} tables
+ * @param {ReadonlySet<string>} overridable
+ * @param {string} mode 'auto' | 'memory' | 'lazy' (load-options.mjs)
+ * @returns {Map<string, 'memory' | 'file'>}
+ */
 export function placeTables(graph, tables, overridable, mode) {
   // domain/op -> { input, axis }: the input that may be such a table and the attribute naming the
   // axis its rows are gathered along (the same for every version of the op).
+  /** @type {Map<string, { input: number, axis: string }>} */
   const readsRows = new Map();
   for (const v of opVersions()) if (v.capabilities.rowsInput >= 0) readsRows.set(`${v.domain}/${v.op}`, { input: v.capabilities.rowsInput, axis: v.capabilities.rowsAxis });
+  /** @type {Map<string, boolean>} */
   const rowReads = new Map();   // name -> whether every read of it is a read of rows
   for (const n of graph.node) {
     const rows = readsRows.get(`${canonicalDomain(n.domain)}/${n.opType}`);
@@ -25,13 +35,16 @@ export function placeTables(graph, tables, overridable, mode) {
     n.input.forEach((x, k) => {
       if (!x) return;
       const rank = tables.get(x)?.dims.length;
-      const byRows = rows !== undefined && k === rows.input && n.input.every((y, j) => j === k || y !== x) && (axis === 0 || axis === -rank);
+      // (rank undefined, for a value that is no table: -rank is NaN, which no axis equals)
+      const byRows = rows !== undefined && k === rows.input && n.input.every((y, j) => j === k || y !== x) && (axis === 0 || axis === -/** @type {number} */ (rank));
       rowReads.set(x, (rowReads.get(x) ?? true) && byRows);
     });
   }
   const outputs = new Set(graph.output.map((o) => o.name));
+  /** @type {(name: string, table: import('./table-facts.mjs').TableFacts) => boolean} */
   const keepable = (name, { t, dims, source }) => rowReads.get(name) === true && !outputs.has(name) && !overridable.has(name) &&
     t.name !== 'string' && dims.length >= 1 && source.canKeepTables;
+  /** @type {Map<string, 'memory' | 'file'>} */
   const place = new Map();
   let inMemory = 0;
   for (const [name, table] of tables) {

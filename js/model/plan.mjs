@@ -2,10 +2,59 @@
 // array, so that a run is array reads and writes. Session tensors (initializers, Constants) are in
 // the base array; feeds and node outputs are set per run. Each step names its inputs' slots (-1
 // for an omitted input), as many as the node has.
+// @ts-check
+
+/** @typedef {import('../tensor.mjs').Tensor} Tensor */
+/** @typedef {import('../prepared.mjs').PreparedNode} PreparedNode */
+/** @typedef {import('./lazy-table.mjs').LazyTable} LazyTable */
+
+/**
+ * A graph input as declared (session.mjs, valueInfo): dims entries a number, a symbol or null;
+ * dims null when the rank is unknown.
+ * @typedef {{ name: string, type: import('../index.js').TensorType, dims: import('../index.js').Dim[] | null }} InputSpec
+ */
+
+/**
+ * A graph input's record (inputRecord). `passed`: of Tensors, asked of any feed.
+ * @typedef {{ spec: InputSpec, slot: number, symbolic: boolean, passed: WeakSet<import('../index.js').TensorLike> }} InputRecord
+ */
+
+/**
+ * A step of the run: its node, its inputs' slots (-1: omitted), how many, its output's slot, the
+ * table it reads by rows (or undefined), and whether its output is freed after the run.
+ * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, temporary: boolean }} PlanStep
+ */
+
+/** @typedef {{ name: string, slot: number, produced: boolean }} PlanOutput */
+
+/**
+ * The plan of a graph of one node (oneNodePlan).
+ * @typedef {{ prepared: PreparedNode, output: string, n: number, args: (Tensor | undefined)[], feeds: { k: number, name: string, input: InputRecord }[] }} OneNodePlan
+ */
+
+/**
+ * The run plan (makePlan): `base`, the session tensors in their slots (undefined for the others).
+ * @typedef {object} Plan
+ * @property {Map<string, number>} slot
+ * @property {(Tensor | undefined)[]} base
+ * @property {InputRecord[]} inputs
+ * @property {Set<string>} inputNames
+ * @property {Map<string, InputRecord>} overridable
+ * @property {PlanStep[]} steps
+ * @property {PlanOutput[]} outputs
+ * @property {boolean} uniqueOutputs
+ * @property {boolean} plainNames
+ * @property {OneNodePlan | null} oneNode
+ */
 
 // A graph input's record: its spec, its slot, whether it has symbolic dims (checked on every run)
 // and `passed`, the Tensors that passed the check against it (a Tensor's type and dims never
 // change, so a feed given again, as most are run after run, is not checked again).
+/**
+ * @param {InputSpec} spec
+ * @param {number} slot
+ * @returns {InputRecord}
+ */
 function inputRecord(spec, slot) {
   return { spec, slot, symbolic: !!spec.dims?.some((d) => typeof d === 'string'), passed: new WeakSet() };
 }
@@ -13,19 +62,32 @@ function inputRecord(spec, slot) {
 // inputs: the graph inputs' specs; overridable: Map name -> spec of initializers a feed may
 // replace; tensors: the session's tensors by name; steps: { prepared, inputs, output } in run
 // order; outputs: { name } of the graph outputs; lazy: Map name -> table read by rows.
+/**
+ * @param {readonly InputSpec[]} inputs
+ * @param {ReadonlyMap<string, InputSpec>} overridable
+ * @param {ReadonlyMap<string, Tensor>} tensors
+ * @param {readonly import('./infer-graph.mjs').Step[]} steps
+ * @param {readonly { name: string }[]} outputs
+ * @param {ReadonlyMap<string, LazyTable>} lazy
+ * @returns {Plan}
+ */
 export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
+  /** @type {Map<string, number>} */
   const slot = new Map();
+  /** @type {(Tensor | undefined)[]} */
   const base = [];
+  /** @type {(name: string) => number} */
   const at = (name) => {
     if (!slot.has(name)) { slot.set(name, base.length); base.push(undefined); }
-    return slot.get(name);
+    return /** @type {number} */ (slot.get(name));   // (set above, if it was not)
   };
   for (const [name, t] of tensors) base[at(name)] = t;
   const inputRecords = inputs.map((spec) => inputRecord(spec, at(spec.name)));
   const overridableRecords = new Map([...overridable].map(([name, spec]) => [name, inputRecord(spec, at(name))]));
   // (lazy: the table a node reads by rows from its source, its input 0; placeTables lets only
   // such nodes read one)
-  const planSteps = steps.map((st) => ({
+  // (temporary: set below)
+  const planSteps = steps.map((st) => /** @type {PlanStep} */ ({
     prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]),
   }));
   const producedSlots = new Set(planSteps.map((st) => st.out));
@@ -49,6 +111,15 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
 // (docs/notes/2026-11-26-cold-runs-at-the-line.md). { prepared, output, n, args: the node's
 // inputs, session tensors in place and feed positions filled per run, feeds: [{ k, name, input }]
 // for those positions }.
+/**
+ * @param {readonly InputRecord[]} inputs
+ * @param {ReadonlyMap<string, InputRecord>} overridable
+ * @param {readonly PlanStep[]} steps
+ * @param {readonly PlanOutput[]} outputs
+ * @param {readonly (Tensor | undefined)[]} base
+ * @param {boolean} plainNames
+ * @returns {OneNodePlan | null}
+ */
 function oneNodePlan(inputs, overridable, steps, outputs, base, plainNames) {
   if (steps.length !== 1 || outputs.length !== 1 || !plainNames || overridable.size) return null;
   // (A symbolic input is checked on every run, so its feed never passes the plan's test.)
@@ -56,6 +127,7 @@ function oneNodePlan(inputs, overridable, steps, outputs, base, plainNames) {
   const st = steps[0];
   if (st.lazy || outputs[0].slot !== st.out) return null;
   const args = new Array(st.n).fill(undefined);
+  /** @type {OneNodePlan['feeds']} */
   const feeds = [];
   for (let k = 0; k < st.n; ++k) {
     const slot = st.at[k];

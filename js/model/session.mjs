@@ -8,6 +8,7 @@
 // prepared nodes in order.
 // Memory: the session owns its initializers, constants and prepared nodes (release() frees
 // them); the Tensors that run() returns belong to the caller.
+// @ts-check
 import { invalidArgument } from '../errors.mjs';
 import { DisposedError } from '../generated/errors.mjs';
 import { ATTR_TYPE_NAMES, attributeFromProto } from '../node.mjs';
@@ -27,10 +28,29 @@ import { readCachedModel } from './model-cache.mjs';
 import { WARM_UP_MODEL, WARM_UP_RUNS } from './warm-up.mjs';
 import { elementType, modelError } from './tensor-proto.mjs';
 
+/** @typedef {import('../index.js').TensorLike} TensorLike */
+/** @typedef {import('../index.js').ValueMetadata} ValueMetadata */
+/** @typedef {import('../index.js').Dim} Dim */
+/** @typedef {import('./plan.mjs').InputSpec} InputSpec */
+/** @typedef {import('./plan.mjs').Plan} Plan */
+/** @typedef {import('./infer-graph.mjs').Known} Known */
+/** @typedef {import('./lazy-table.mjs').LazyTable} LazyTable */
+
+/**
+ * A feed that is not a Tensor of this package, copied in by #copyLikes: its name, the feed, and
+ * the graph input's spec and slot.
+ * @typedef {{ name: string, t: TensorLike, spec: InputSpec, slot: number, symbolic: boolean }} Like
+ */
+
+/** @type {Promise<void> | null} */
 let warmUp = null;   // the promise of the one warm-up (#warmUp)
 
 // { type, dims } of a ValueInfoProto: dims entries number | symbol string | null; dims null when
 // the rank is unknown.
+/**
+ * @param {import('./onnx-proto.mjs').ValueInfoProto} vi
+ * @returns {InputSpec}
+ */
 function valueInfo(vi) {
   const tt = vi.type?.value?.case === 'tensorType' ? vi.type.value.value : null;
   if (!tt) throw modelError(`graph value '${vi.name}' is not a tensor`);
@@ -48,7 +68,12 @@ function valueInfo(vi) {
 
 // A node's attributes as a plain object, for display: each read as node.mjs reads it for a run
 // (ints as numbers, a bigint beyond 2^53, bytes as text); a tensor or other kind by its name.
+/**
+ * @param {import('./onnx-proto.mjs').NodeProto} node
+ * @returns {Record<string, import('../node.mjs').DisplayAttribute['value']>}
+ */
 function plainAttributes(node) {
+  /** @type {Record<string, import('../node.mjs').DisplayAttribute['value']>} */
   const out = {};
   for (const a of node.attribute) {
     out[a.name] = a.type === 4 ? `<tensor ${a.t?.name ?? ''}>` : ATTR_TYPE_NAMES[a.type] ? attributeFromProto(a, false).value : `<attribute type ${a.type}>`;
@@ -57,20 +82,35 @@ function plainAttributes(node) {
 }
 
 // A declared shape as text: [batch, 4, ?].
+/** @type {(dims: readonly (Dim | '...')[]) => string} */
 const shapeText = (dims) => `[${dims.map((d) => d ?? '?').join(', ')}]`;
 
 // Plain assignment, except for a value named '__proto__', which assignment would not store.
+/**
+ * @param {Record<string, Tensor>} result
+ * @param {string} name
+ * @param {Tensor} t
+ */
 function setResult(result, name, t) {
   if (name === '__proto__') Object.defineProperty(result, name, { value: t, enumerable: true, writable: true, configurable: true });
   else result[name] = t;
 }
 
+/**
+ * @param {Tensor} t
+ * @returns {Tensor}
+ */
 function copyTensor(t) {
-  const data = t.type === 'string' ? Array.from(t.data) : t.data.slice();
+  // (numeric: a typed array, whose slice is a copy)
+  const data = t.type === 'string' ? Array.from(/** @type {string[]} */ (t.data)) : /** @type {import('../wasm-module.mjs').WasmView} */ (t.data).slice();
   return new Tensor(t.type, data, Array.from(t.dims));
 }
 
 // A run that failed: the node outputs it made and its temporary feed Tensors are freed.
+/**
+ * @param {readonly Tensor[] | null} produced
+ * @param {readonly Tensor[] | null} temporaries
+ */
 function abandon(produced, temporaries) {
   if (produced) for (const t of produced) t.dispose();
   if (temporaries) for (const t of temporaries) t.dispose();
@@ -78,13 +118,18 @@ function abandon(produced, temporaries) {
 
 // A run of a one-node plan (plan.mjs) when every feed is a Tensor that passed its check before
 // and there is no other feed: { output: Tensor }, or null for the general path.
+/**
+ * @param {import('./plan.mjs').OneNodePlan} one
+ * @param {Readonly<Record<string, TensorLike>>} feeds
+ * @returns {Record<string, Tensor> | null}
+ */
 function runOneNode(one, feeds) {
   const args = one.args, fed = one.feeds;
   let planned = true;
   for (let j = 0; j < fed.length && planned; ++j) {
     const t = feeds[fed[j].name];
     planned = fed[j].input.passed.has(t);
-    args[fed[j].k] = t;
+    args[fed[j].k] = /** @type {Tensor} */ (t);   // (run only when every feed passed: Tensors)
   }
   if (planned) {
     let count = 0;
@@ -93,6 +138,7 @@ function runOneNode(one, feeds) {
   }
   try {
     if (!planned) return null;
+    /** @type {Record<string, Tensor>} */
     const result = {};
     result[one.output] = one.prepared.runTensors(args, null, one.n);
     return result;
@@ -102,17 +148,41 @@ function runOneNode(one, feeds) {
 }
 
 export class InferenceSession {
-  #inputs; #outputs; #initializers; #lazy; #overridable; #opset; #released = false; #owned = []; #info; #plan;
+  /** @type {InputSpec[]} */
+  #inputs;
+  /** @type {InputSpec[]} */
+  #outputs;
+  /** @type {Map<string, Tensor>} */
+  #initializers;
+  /** @type {Map<string, LazyTable>} */
+  #lazy;
+  /** @type {Map<string, InputSpec>} */
+  #overridable;
+  /** @type {number} */
+  #opset;
+  #released = false;
+  /** @type {{ dispose(): void }[]} */
+  #owned = [];
+  /** @type {Map<string, Known>} */
+  #info;
+  /** @type {Plan} */
+  #plan;
 
   // source: a file path (Node), a URL (string in browsers; http(s) URL or URL object anywhere), a
   // Blob or File, a Uint8Array or an ArrayBuffer. options: { externalData, externalDataMode:
   // 'auto' | 'memory' | 'lazy', onProgress({ loaded, total }), cache: 'opfs', cacheKey } (see
   // README, Large tables, and docs/large-tables-browser.md).
+  /**
+   * @param {unknown} source (the caller's: checked by readModel, readCachedModel)
+   * @param {import('../index.js').SessionOptions} [options] (the caller's: checked by loadingOptions, ExternalData)
+   * @returns {Promise<InferenceSession>}
+   */
   static async create(source, options = {}) {
     await init();
     warmUp ??= InferenceSession.#warmUp().catch(() => {});   // once; its failure changes nothing
     await warmUp;
     const loading = loadingOptions(options);
+    /** @type {{ bytes: Uint8Array, baseDir?: string, baseUrl?: URL, wrap?: (src: import('./sources.mjs').Source, location: string) => import('./sources.mjs').Source } | null} */
     const read = loading.cache ? await readCachedModel(source, loading, 'the ONNX model') : await readModel(source, 'the ONNX model');
     if (!read) throw invalidArgument('InferenceSession.create takes a file path (Node), a URL, a Blob or File, a Uint8Array or an ArrayBuffer');
     let model;
@@ -130,6 +200,7 @@ export class InferenceSession {
   // user's first runs (see there). Every fourth run feeds a new Tensor, which takes the general
   // path (its check, then the plan's), as a user's first run does; the others take the one-node
   // plan, as the user's later runs do.
+  /** @returns {Promise<void>} */
   static async #warmUp() {
     const session = new InferenceSession();
     await session.#load(decodeModel(WARM_UP_MODEL), await ExternalData.create({}, {}), loadingOptions({}), 0);
@@ -149,13 +220,20 @@ export class InferenceSession {
   // The steps of create() after the model is parsed: the graph checks (graph.mjs), the
   // initializers (external-data.mjs), the inference walk that makes Constants and prepares the
   // nodes (infer-graph.mjs) and the run plan (plan.mjs).
+  /**
+   * @param {import('./onnx-proto.mjs').ModelProto} model
+   * @param {ExternalData} store
+   * @param {ReturnType<typeof loadingOptions>} loading
+   * @param {number} modelBytes
+   */
   async #load(model, store, loading, modelBytes) {
     const g = model.graph;
     if (!g) throw modelError('the model has no graph');
     const opsets = importedOpsets(model);
-    this.#opset = opsets.get('');
+    this.#opset = /** @type {number} */ (opsets.get(''));   // (importedOpsets refuses a model without it)
     checkOps(g, opsets);
 
+    /** @type {{ dispose(): void }[]} */
     const owned = [];
     try {
       this.#initializers = new Map();
@@ -167,13 +245,14 @@ export class InferenceSession {
       // Graph inputs that are also initializers (overridable by a feed): declared and stored alike.
       this.#overridable = new Map(declared.filter((i) => this.#initializers.has(i.name)).map((i) => [i.name, i]));
       for (const [name, spec] of this.#overridable) {
-        const t = this.#initializers.get(name);
+        const t = /** @type {Tensor} */ (this.#initializers.get(name));   // (overridable: initializers)
         if (t.type !== spec.type || (spec.dims && (spec.dims.length !== t.dims.length || spec.dims.some((d, k) => typeof d === 'number' && d !== t.dims[k]))))
           throw modelError(`graph input '${name}' is declared ${spec.type} ${shapeText(spec.dims ?? ['...'])} but its initializer is ${t.type} [${t.dims.join(', ')}]`);
       }
       this.#inputs = declared.filter((i) => !this.#initializers.has(i.name));
 
       // What is known of every value: { type, dims, value? } (value: small constant int64 tensors).
+      /** @type {Map<string, Known>} */
       const info = new Map();
       for (const i of declared) info.set(i.name, { type: i.type, dims: i.dims });
       for (const [name, t] of this.#initializers) if (!this.#overridable.has(name)) info.set(name, constInfo(t));
@@ -186,13 +265,16 @@ export class InferenceSession {
       this.#outputs = g.output.map((o) => {
         const inferred = info.get(o.name);
         if (!inferred) throw modelError(`graph output '${o.name}' is not produced by any node, input or initializer`);
-        const d = valueInfo(declaredOut.get(o.name));
+        const d = valueInfo(/** @type {import('./onnx-proto.mjs').ValueInfoProto} */ (declaredOut.get(o.name)));   // (o itself)
         return { name: o.name, type: inferred.type, dims: inferred.dims ?? d.dims };
       });
       this.#plan = makePlan(this.#inputs, this.#overridable, this.#initializers, steps, this.#outputs, this.#lazy);
       this.#info = info;
+      /** @type {number} */
       this.irVersion = Number(model.irVersion);
+      /** @type {{ domain: string, version: number }[]} */
       this.opsetImports = model.opsetImport.map((o) => ({ domain: o.domain, version: Number(o.version) }));
+      /** @type {{ name: string, domain: string, opType: string, inputs: string[], outputs: string[], attributes: Record<string, import('../node.mjs').DisplayAttribute['value']> }[]} */
       this.nodes = order.map((k) => ({ name: g.node[k].name, domain: g.node[k].domain, opType: g.node[k].opType, inputs: Array.from(g.node[k].input), outputs: Array.from(g.node[k].output), attributes: plainAttributes(g.node[k]) }));
       this.#owned = owned;
     } catch (e) {
@@ -203,7 +285,9 @@ export class InferenceSession {
 
   get inputNames() { return this.#inputs.map((i) => i.name); }
   get outputNames() { return this.#outputs.map((o) => o.name); }
+  /** @returns {ValueMetadata[]} */
   get inputMetadata() { return this.#inputs.map((i) => ({ name: i.name, isTensor: true, type: i.type, shape: i.dims })); }
+  /** @returns {ValueMetadata[]} */
   get outputMetadata() { return this.#outputs.map((o) => ({ name: o.name, isTensor: true, type: o.type, shape: o.dims })); }
   get opset() { return this.#opset; }
 
@@ -211,13 +295,18 @@ export class InferenceSession {
   // undefined. dims entries: number, symbol or null; dims null when the rank is unknown.
   // For an initializer also where it lives, { storage: 'memory' | 'file', bytes } ('file': kept
   // in its external source, `location`, and read by rows when a Gather runs).
+  /**
+   * @param {string} name
+   * @returns {import('../index.js').SessionValueInfo | undefined}
+   */
   valueInfo(name) {
     const v = this.#info.get(name);
     if (!v) return undefined;
+    /** @type {import('../index.js').SessionValueInfo} */
     const r = { type: v.type, dims: v.dims && Array.from(v.dims) };
     const lazy = this.#lazy.get(name), t = this.#initializers.get(name);
     if (lazy) Object.assign(r, { storage: 'file', location: lazy.location, bytes: lazy.bytes });
-    else if (t) Object.assign(r, { storage: 'memory', bytes: t.type === 'string' ? undefined : t.data.byteLength });
+    else if (t) Object.assign(r, { storage: 'memory', bytes: t.type === 'string' ? undefined : /** @type {import('../wasm-module.mjs').WasmView} */ (t.data).byteLength });
     return r;
   }
 
@@ -228,11 +317,16 @@ export class InferenceSession {
   // more a run in V8's first tiers, a fifth of a cold run (README, Cold runs). Only a Gather that
   // reads a table by rows from its source awaits (#finishReadingTables takes over there). Nothing
   // is partial: on an error every tensor the run made is freed.
+  /**
+   * @param {Readonly<Record<string, TensorLike>>} feeds (the caller's: checked here)
+   * @param {readonly string[]} [fetches]
+   * @returns {Promise<Record<string, Tensor>>}
+   */
   run(feeds, fetches) {
     // What the run has made so far, freed if it fails: node outputs (produced) and the Tensors made
     // of { type, data, dims } feeds (temporaries). (Locals, not a record object: in V8's first
     // tiers, a session's first runs, making one cost a run 40 ns.)
-    let produced = null, temporaries = null;
+    let produced = /** @type {Tensor[] | null} */ (null), temporaries = /** @type {Tensor[] | null} */ (null);
     try {
       if (this.#released) throw new DisposedError('this session was released');
       if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
@@ -254,11 +348,13 @@ export class InferenceSession {
       }
       const slots = plan.base.slice();   // every value's tensor
       produced = [];
+      /** @type {Map<string, number> | null} */
       let symbols = null;
       // (indexed loops: a session's first runs execute in V8's interpreter and baseline tiers,
       // where each for-of loop costs an iterator)
       // Tensor feeds are checked at once; { type, data, dims } feeds are copied in together
       // afterwards (tensor-likes.mjs: one may be a view that another's copy would detach).
+      /** @type {Like[] | null} */
       let likes = null;
       const inputs = plan.inputs;
       for (let k = 0; k < inputs.length; ++k) {
@@ -266,7 +362,7 @@ export class InferenceSession {
         const { spec, slot, symbolic } = input;
         const t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
-        if (!symbolic && input.passed.has(t)) slots[slot] = t;   // (a Tensor, checked before)
+        if (!symbolic && input.passed.has(t)) slots[slot] = /** @type {Tensor} */ (t);   // (a Tensor, checked before)
         else if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
         else {
           this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
@@ -313,12 +409,19 @@ export class InferenceSession {
 
   // The rest of a run from step `from`, a Gather reading a table by rows from its source. state:
   // { slots, produced, temporaries } as run() had them, owned (and freed on an error) here.
+  /**
+   * @param {{ slots: (Tensor | undefined)[], produced: Tensor[], temporaries: Tensor[] | null }} state
+   * @param {number} from
+   * @param {readonly string[] | undefined} fetches
+   * @returns {Promise<Record<string, Tensor>>}
+   */
   async #finishReadingTables(state, from, fetches) {
     const steps = this.#plan.steps, slots = state.slots;
     try {
       for (let k = from; k < steps.length; ++k) {
         const st = steps[k];
-        const out = st.lazy ? await st.lazy.gather(st.prepared, slots[st.at[1]]) : st.prepared.runTensors(slots, st.at, st.n);
+        // (the indices, input 1: a value before this node, so set)
+        const out = st.lazy ? await st.lazy.gather(st.prepared, /** @type {Tensor} */ (slots[st.at[1]])) : st.prepared.runTensors(slots, st.at, st.n);
         state.produced.push(out);
         slots[st.out] = out;
       }
@@ -330,16 +433,25 @@ export class InferenceSession {
   }
 
   // The result object once every step has run; node outputs not returned are freed.
+  /**
+   * @param {readonly (Tensor | undefined)[]} slots
+   * @param {Tensor[]} produced
+   * @param {Tensor[] | null} temporaries
+   * @param {readonly string[] | undefined} fetches
+   * @returns {Record<string, Tensor>}
+   */
   #end(slots, produced, temporaries, fetches) {
     const plan = this.#plan, steps = plan.steps;
+    /** @type {Tensor[] | null} */
     let copies = null;
     try {
+      /** @type {Record<string, Tensor>} */
       const result = {};
       if (fetches === undefined && plan.uniqueOutputs) {
         const outputs = plan.outputs, plain = plan.plainNames;
         for (let k = 0; k < outputs.length; ++k) {
           const o = outputs[k];
-          let t = slots[o.slot];
+          let t = /** @type {Tensor} */ (slots[o.slot]);   // (every output is set once the run is done)
           if (!o.produced) (copies ??= []).push(t = copyTensor(t));
           if (plain) result[o.name] = t;
           else setResult(result, o.name, t);
@@ -348,6 +460,7 @@ export class InferenceSession {
         // (an empty output name), so the slots alone would miss the first one.
         for (let k = 0; k < steps.length; ++k) if (steps[k].temporary || slots[steps[k].out] !== produced[k]) produced[k].dispose();
       } else {
+        /** @type {Set<Tensor>} */
         const given = new Set();
         for (const name of fetches ?? this.outputNames) {
           const k = plan.slot.get(name);
@@ -374,18 +487,33 @@ export class InferenceSession {
 
   // The { type, data, dims } feeds copied in as temporary Tensors (added to `temporaries`), checked
   // and placed in their slots. Returns the symbols seen so far.
+  /**
+   * @param {readonly Like[]} likes
+   * @param {(Tensor | undefined)[]} slots
+   * @param {Tensor[]} temporaries
+   * @param {Map<string, number> | null} symbols
+   * @returns {Map<string, number> | null}
+   */
   #copyLikes(likes, slots, temporaries, symbols) {
     const { tensors, made } = tensorsFromLikes(likes.map((f) => (f.t === null ? {} : f.t)), (i) => `feed '${likes[i].name}'`);
     temporaries.push(...made);
     for (let i = 0; i < likes.length; ++i) {
       const { name, spec, slot, symbolic } = likes[i];
-      if (spec) this.#check(name, tensors[i], spec, symbolic ? (symbols ??= new Map()) : null);
-      slots[slot] = tensors[i];
+      // (typed a Tensor: {} stands for a null feed. An initializer fed as undefined gives null here,
+      // and #check then fails with a TypeError.)
+      if (spec) this.#check(name, /** @type {Tensor} */ (tensors[i]), spec, symbolic ? (symbols ??= new Map()) : null);
+      slots[slot] = /** @type {Tensor} */ (tensors[i]);
     }
     return symbols;
   }
 
   // A feed against its graph input: type, rank, fixed dims, and one value per symbol.
+  /**
+   * @param {string} name
+   * @param {Tensor} t
+   * @param {InputSpec} spec
+   * @param {Map<string, number> | null} symbols
+   */
   #check(name, t, spec, symbols) {
     if (t.type !== spec.type) throw invalidArgument(`input '${name}' must be ${spec.type}, got ${t.type}`);
     const want = spec.dims;
@@ -403,6 +531,7 @@ export class InferenceSession {
     }
   }
 
+  /** @returns {Promise<void>} */
   async release() {
     if (this.#released) return;
     this.#released = true;

@@ -54,7 +54,7 @@ export class ShortRead extends Error {
   }
 }
 
-const heap = () => /** @type {import('../wasm-module.mjs').WasmModule} */ (getModule()).HEAPU8;   // read again after every await: memory may have grown
+const heap = () => getModule().HEAPU8;   // read again after every await: memory may have grown
 
 // Bytes already in JS memory (a Uint8Array or ArrayBuffer passed by the caller).
 /** @implements {Source} */
