@@ -415,7 +415,8 @@ val dim_val(const ow::Dim& d) {
 
 // Output types and shapes of one node. Inputs: [{ type: ONNX id (0 for an omitted input), dims:
 // (number | string | null)[] | null, value?: number[] }]. Returns [{ type, dims }] (dims null for
-// an unknown rank), or the failure.
+// an unknown rank; `value` too, the values of a small int64 output that inference knows, such as
+// Shape's), or the failure.
 val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
   Reader r;
   const std::string domain = r.string(domain_name), op = r.string(op_name);
@@ -458,6 +459,11 @@ val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
       o.set("dims", dims);
     } else {
       o.set("dims", val::null());
+    }
+    if (out[i].int_values) {
+      val values = val::array();
+      for (size_t k = 0; k < out[i].int_values->size(); ++k) values.set(k, static_cast<double>((*out[i].int_values)[k]));
+      o.set("value", values);
     }
     list.set(i, o);
   }
@@ -514,6 +520,20 @@ val op_versions() {
     list.set(i++, o);
   }
   return list;
+}
+
+// The registry in brief, for what a session checks at every create (which ops run, which read a
+// table by rows): one line a (domain, op), "domain\top\trowsInput\trowsAxis", in the table's
+// order. One string: opVersions() builds every row as objects, some milliseconds in a fresh
+// process, which a session's first result would wait for.
+std::string registry_index() {
+  std::string out;
+  for (const ow::OpVersion& v : ow::op_versions()) {
+    const std::string head = std::string(v.domain) + "\t" + v.op + "\t";
+    if (out.find(head) == 0 || out.find("\n" + head) != std::string::npos) continue;
+    out += head + std::to_string(v.caps.rows_input) + "\t" + (v.caps.rows_axis ? v.caps.rows_axis : "") + "\n";
+  }
+  return out;
 }
 
 // { kernels, threads (how many the largest gathers will use), minOpset, maxOpset (of the default
@@ -573,6 +593,7 @@ EMSCRIPTEN_BINDINGS(onnx_wasm) {
   function("runNode", &run_node);
   function("inferNode", &infer_node);
   function("opVersions", &op_versions);
+  function("registryIndex", &registry_index);
   function("runtimeFacts", &runtime_facts);
   function("threadsActive", &threads_active);
   function("enableThreads", &enable_threads);

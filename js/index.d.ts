@@ -198,6 +198,8 @@ export interface ValueInfo {
 export interface InferredShape {
   type: TensorType;
   dims: Dim[] | null;
+  /** The values of a small int64 output that inference knows (Shape's, a Concat of known parts...). */
+  value?: number[];
 }
 
 /** Options of {@link runNode}, {@link inferShapes}, {@link prepareNode} and {@link PreparedNode}. */

@@ -6,6 +6,7 @@
 import { check } from './binding.mjs';
 import { invalidArgument } from './errors.mjs';
 import { OpsetError, ShapeError } from './generated/errors.mjs';
+import { registryFacts } from './registry.mjs';
 import { getModule, opsetRange } from './runtime.mjs';
 import { Tensor, tensorFromHandle } from './tensor.mjs';
 import { tensorsFromLikes } from './tensor-likes.mjs';
@@ -148,8 +149,6 @@ export function normalizeNode(node) {
   return { domain, opType, attrs };
 }
 
-/** @type {Set<string> | null} */
-let knownOps = null;
 /** @type {Map<string, [number, number]> | null} */
 let domainRanges = null;   // domain -> [min, max] opset, from the registry
 
@@ -180,8 +179,7 @@ export function opsetOf(domain, opType, options) {
   if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
   // (opset: a number from here, as Number.isInteger says)
   if (/** @type {number} */ (opset) > 0x7fffffff || /** @type {number} */ (opset) < -0x80000000) {
-    knownOps ??= new Set(opVersions().map((v) => `${v.domain}/${v.op}`));
-    if (!knownOps.has(`${domain}/${opType}`)) return 0;
+    if (!registryFacts().get(domain)?.has(opType)) return 0;
     const name = domain ? `${domain}.${opType}` : opType;
     throw new OpsetError(`${name}: opset ${opset} is outside the supported range [${minOpset}, ${maxOpset}]${domain ? ` of domain '${domain}'` : ''}`);
   }
@@ -270,7 +268,8 @@ export function inferShapes(node, inputs, options = {}) {
     const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
     // (o.dims[i]: a number, found above; o.type: an id the module gives)
     if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(/** @type {number[]} */ (o.dims)[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);
-    return { type: /** @type {ElementType} */ (typeById(o.type)).name, dims: o.dims };
+    const shape = { type: /** @type {ElementType} */ (typeById(o.type)).name, dims: o.dims };
+    return o.value ? { ...shape, value: o.value } : shape;
   });
 }
 

@@ -67,7 +67,7 @@
  * @property {(node: number) => void} nodeDelete
  * @property {(node: number, indices: number, typeId: number, dims: readonly number[]) => { rows: number, remapped: number } | Failure} nodeGatherRows
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: number[]) => number[] | Failure} runNode
- * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => { type: number, dims: (number | string | null)[] | null }[] | Failure} inferNode
+ * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => { type: number, dims: (number | string | null)[] | null, value?: number[] }[] | Failure} inferNode
  * @property {() => WasmOpVersion[]} opVersions
  * @property {() => string} registryIndex one line a (domain, op) in the table's order, "domain\top\trowsInput\trowsAxis\n" (a cheaper read than opVersions)
  * @property {() => { kernels: string, threads: number, minOpset: number, maxOpset: number, domains: { domain: string, minOpset: number, maxOpset: number }[] }} runtimeFacts

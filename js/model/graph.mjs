@@ -3,7 +3,8 @@
 // run in.
 // @ts-check
 import { UnsupportedOpError } from '../generated/errors.mjs';
-import { canonicalDomain, opVersions } from '../node.mjs';
+import { canonicalDomain } from '../node.mjs';
+import { registryFacts } from '../registry.mjs';
 import { modelError } from './tensor-proto.mjs';
 
 /** @typedef {import('./onnx-proto.mjs').GraphProto} GraphProto */
@@ -28,9 +29,7 @@ export function importedOpsets(model) {
  * @param {ReadonlyMap<string, number>} opsets
  */
 export function checkOps(graph, opsets) {
-  /** @type {Map<string, Set<string>>} */
-  const runnable = new Map();   // domain -> Set of ops
-  for (const v of opVersions()) /** @type {Set<string>} */ (runnable.get(v.domain) ?? runnable.set(v.domain, new Set()).get(v.domain)).add(v.op);   // (set just before, if absent)
+  const runnable = registryFacts();   // domain -> op -> facts
   const unsupported = new Set();
   for (const n of graph.node) {
     const domain = canonicalDomain(n.domain);
@@ -39,8 +38,8 @@ export function checkOps(graph, opsets) {
     else if (!opsets.has(domain)) throw modelError(`node '${n.name || n.opType}' is in domain '${domain}', which the model does not import (opset_import)`);
   }
   if (!unsupported.size) return;
-  const others = [...runnable].filter(([d]) => d !== '').map(([d, ops]) => `; in domain '${d}', ${[...ops].join(', ')}`).join('');
-  throw new UnsupportedOpError(`the model uses ops onnx-wasm does not run: ${[...unsupported].join(', ')}; it runs ${[...(runnable.get('') ?? [])].join(', ')} and Constant in the default domain${others}`);
+  const others = [...runnable].filter(([d]) => d !== '').map(([d, ops]) => `; in domain '${d}', ${[...ops.keys()].join(', ')}`).join('');
+  throw new UnsupportedOpError(`the model uses ops onnx-wasm does not run: ${[...unsupported].join(', ')}; it runs ${[...(runnable.get('')?.keys() ?? [])].join(', ')} and Constant in the default domain${others}`);
 }
 
 // The nodes' indices in an order where each runs after those it reads, with a clear error for a

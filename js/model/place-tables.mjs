@@ -1,6 +1,7 @@
 // Where each external initializer lives: in wasm memory, or kept in its source and read by rows.
 // @ts-check
-import { canonicalDomain, opVersions } from '../node.mjs';
+import { canonicalDomain } from '../node.mjs';
+import { registryFacts } from '../registry.mjs';
 
 const GiB = 2 ** 30;
 // 'auto' keeps tables in memory while those it keeps there total at most this: half of what
@@ -22,21 +23,20 @@ export const AUTO_MEMORY_BYTES = 2 * GiB;
  * @returns {Map<string, 'memory' | 'file'>}
  */
 export function placeTables(graph, tables, overridable, mode) {
-  // domain/op -> { input, axis }: the input that may be such a table and the attribute naming the
-  // axis its rows are gathered along (the same for every version of the op).
-  /** @type {Map<string, { input: number, axis: string }>} */
-  const readsRows = new Map();
-  for (const v of opVersions()) if (v.capabilities.rowsInput >= 0) readsRows.set(`${v.domain}/${v.op}`, { input: v.capabilities.rowsInput, axis: v.capabilities.rowsAxis });
+  // Per op (the same for every version): the input that may be such a table (rowsInput, -1 for
+  // none) and the attribute naming the axis its rows are gathered along (rowsAxis).
+  const registry = registryFacts();
   /** @type {Map<string, boolean>} */
   const rowReads = new Map();   // name -> whether every read of it is a read of rows
   for (const n of graph.node) {
-    const rows = readsRows.get(`${canonicalDomain(n.domain)}/${n.opType}`);
-    const axis = rows ? Number(n.attribute.find((a) => a.name === rows.axis)?.i ?? 0) : NaN;
+    const facts = registry.get(canonicalDomain(n.domain))?.get(n.opType);
+    const rows = facts && facts.rowsInput >= 0 ? facts : undefined;
+    const axis = rows ? Number(n.attribute.find((a) => a.name === rows.rowsAxis)?.i ?? 0) : NaN;
     n.input.forEach((x, k) => {
       if (!x) return;
       const rank = tables.get(x)?.dims.length;
       // (rank undefined, for a value that is no table: -rank is NaN, which no axis equals)
-      const byRows = rows !== undefined && k === rows.input && n.input.every((y, j) => j === k || y !== x) && (axis === 0 || axis === -/** @type {number} */ (rank));
+      const byRows = rows !== undefined && k === rows.rowsInput && n.input.every((y, j) => j === k || y !== x) && (axis === 0 || axis === -/** @type {number} */ (rank));
       rowReads.set(x, (rowReads.get(x) ?? true) && byRows);
     });
   }

@@ -134,3 +134,29 @@ TEST_CASE("Concat: the versions' rules and refusals") {
   REQUIRE(infer_node("Concat", 1, Attributes(), {ValueInfo::of_dims(E::Float, {2, 3}), ValueInfo::of_dims(E::Float, {2, 1})}, &out).is_ok());
   CHECK(out[0].shape_string() == "[2, 4]");
 }
+
+TEST_CASE("Values flow through inference: Shape -> Gather -> Unsqueeze -> Concat -> Reshape (x.view(x.size(0), -1))") {
+  ValueInfo x = ValueInfo::of_dims(E::Float, {4, 3, 8});
+  std::vector<ValueInfo> shape, first, unsq, cat, out;
+  REQUIRE(infer_node("Shape", 13, Attributes(), {x}, &shape).is_ok());
+  REQUIRE(shape[0].int_values);
+  ValueInfo zero = ValueInfo::of_dims(E::Int64, {});
+  zero.int_values = std::vector<int64_t>{0};
+  REQUIRE(infer_node("Gather", 13, Attributes(), {shape[0], zero}, &first).is_ok());
+  REQUIRE(first[0].int_values);
+  CHECK(*first[0].int_values == std::vector<int64_t>{4});
+  ValueInfo axes0 = ValueInfo::of_dims(E::Int64, {1});
+  axes0.int_values = std::vector<int64_t>{0};
+  REQUIRE(infer_node("Unsqueeze", 13, Attributes(), {first[0], axes0}, &unsq).is_ok());
+  ValueInfo minus1 = ValueInfo::of_dims(E::Int64, {1});
+  minus1.int_values = std::vector<int64_t>{-1};
+  REQUIRE(infer_node("Concat", 13, axis(0), {unsq[0], minus1}, &cat).is_ok());
+  REQUIRE(cat[0].int_values);
+  CHECK(*cat[0].int_values == std::vector<int64_t>{4, -1});
+  REQUIRE(infer_node("Reshape", 14, Attributes(), {x, cat[0]}, &out).is_ok());
+  CHECK(out[0].shape_string() == "[4, 24]");
+  // An index outside the known values gives no values (the run reports the index).
+  zero.int_values = std::vector<int64_t>{3};
+  REQUIRE(infer_node("Gather", 13, Attributes(), {shape[0], zero}, &first).is_ok());
+  CHECK_FALSE(first[0].int_values);
+}

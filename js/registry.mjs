@@ -1,0 +1,28 @@
+// @ts-check
+// What js/ checks against the registry on every session create: which (domain, op) pairs run, and
+// which input of each may be a table read by rows, along the axis of which attribute. Read once,
+// from the binding's registryIndex (one string), not from opVersions(), which builds every row as
+// objects (some milliseconds in a fresh process, which a session's first result waited for).
+import { getModule } from './runtime.mjs';
+
+/** @typedef {{ rowsInput: number, rowsAxis: string }} OpFacts */
+
+/** @type {Map<string, Map<string, OpFacts>> | null} */
+let facts = null;
+
+/**
+ * Map domain ('' for the default one) -> Map op type -> its facts, in the registry's order.
+ * @returns {Map<string, Map<string, OpFacts>>}
+ */
+export function registryFacts() {
+  if (facts) return facts;
+  const byDomain = new Map();
+  for (const line of getModule().registryIndex().split('\n')) {
+    if (!line) continue;
+    const [domain, op, rowsInput, rowsAxis] = line.split('\t');
+    if (!byDomain.has(domain)) byDomain.set(domain, new Map());
+    byDomain.get(domain).set(op, { rowsInput: Number(rowsInput), rowsAxis });
+  }
+  facts = byDomain;
+  return byDomain;
+}
