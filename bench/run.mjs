@@ -20,6 +20,10 @@ if (process.argv.includes('--browser')) {
   await import('./browser.mjs');
   process.exit(process.exitCode ?? 0);
 }
+if (process.argv.includes('--embeddings')) {
+  await import('./embeddings.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 // onnxruntime-node must be loaded before onnxruntime-web, or its sessions silently run on the web backend.

@@ -1,0 +1,419 @@
+// `npm run bench -- --embeddings` (issue 30): a Gemma-sized quantized embedding table through
+// com.microsoft GatherBlockQuantized-1 in onnx-wasm, onnxruntime-web (plain wasm build, 1 thread)
+// and onnxruntime-node, side by side in one process.
+// The table: 262,144 x 2,560 4-bit codes packed two a byte (data uint8 [262144, 1280]), float16
+// scales [262144, 80] (block_size 32), no zero points (8): 377 MB, random (fixed seed), stored as
+// external data in one file beside the model, in a temporary folder (removed at the end). All three
+// engines load the same two files. The model: out = GatherBlockQuantized(data, ids, scales;
+// block_size 32, bits 4, gather_axis 0, quantize_axis 1), ids int64 [batch, seq], out float16
+// [batch, seq, 2560]; opsets '' 21 and com.microsoft 1. The feed: 512 random ids (fixed seed), [1, 512].
+// In one process: each engine's first create (ms, process RSS after it and the RSS it added), a
+// byte comparison of the three outputs, then interleaved rounds (one run of each engine a round,
+// in a rotating order) after warm-up: median, p10 and p90 per engine. Then each engine alone in a
+// fresh child process (clean create time and RSS: before, after create, peak), onnx-wasm's
+// pthreads build included. A benchmark, not a test: nothing asserts a time.
+// In the process of the three, onnxruntime-node's threads do not spin after a run (see engine());
+// --ort-node-spin keeps its default there too.
+//   node bench/embeddings.mjs [--runs 50] [--warmup 5] [--no-children] [--ort-node-spin] [--keep]
+//   node bench/embeddings.mjs --engine <name> --dir <folder>   (a child: one engine, prints JSON)
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  AttributeProtoSchema, GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema,
+  StringStringEntryProtoSchema, TensorProto_DataType as DT, TensorProtoSchema, TypeProtoSchema, ValueInfoProtoSchema,
+} from 'onnx-buf';
+
+const here = fileURLToPath(import.meta.url);
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const RUNS = Number(option('--runs', 50)), WARMUP = Number(option('--warmup', 5));
+
+const ROWS = 262144, COLS = 2560, BLOCK = 32, BITS = 4, SEQ = 512;
+const DATA_BYTES = (ROWS * COLS * BITS) / 8;                  // 335,544,320
+const SCALE_COUNT = (ROWS * COLS) / BLOCK, SCALE_BYTES = SCALE_COUNT * 2;   // 41,943,040
+const FILE = 'embeddings.bin', TARGET_MS = 2.5;
+const ENGINES = ['onnx-wasm', 'onnxruntime-web', 'onnxruntime-node'];
+
+// gc() without --expose-gc, so that RSS figures are taken after a collection.
+v8.setFlagsFromString('--expose-gc');
+const gc = globalThis.gc ?? vm.runInNewContext('gc');
+const MB = 2 ** 20;
+const rssMB = () => process.memoryUsage().rss / MB;
+const peakMB = () => process.resourceUsage().maxRSS / 1024;
+async function settle() {
+  gc();
+  await new Promise((r) => setTimeout(r, 30));
+  gc();
+}
+
+// xorshift32 (fills 377 MB in about a second, a Uint32Array word at a time).
+function xorshift(seed) {
+  let x = seed | 0 || 1;
+  return () => { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; return x >>> 0; };
+}
+
+// The ids: SEQ random rows (fixed seed), the same in every engine and process.
+function idValues() {
+  const next = xorshift(0x5eed1d5);
+  return BigInt64Array.from({ length: SEQ }, () => BigInt(next() % ROWS));
+}
+
+// ---- the model and its external data ----
+const valueInfo = (name, elemType, dims) => create(ValueInfoProtoSchema, {
+  name,
+  type: create(TypeProtoSchema, { value: { case: 'tensorType', value: {
+    elemType, ...(dims && { shape: { dim: dims.map((d) => ({ value: typeof d === 'string' ? { case: 'dimParam', value: d } : { case: 'dimValue', value: BigInt(d) } })) } }),
+  } } }),
+});
+const intAttribute = (name, i) => create(AttributeProtoSchema, { name, type: 2, i: BigInt(i) });
+const externalTensor = (name, dataType, dims, offset, length) => create(TensorProtoSchema, {
+  name, dataType, dims: dims.map(BigInt), dataLocation: 1,
+  externalData: [['location', FILE], ['offset', String(offset)], ['length', String(length)]]
+    .map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+});
+
+function modelBytes() {
+  return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+    irVersion: 10n,
+    opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 21n }), create(OperatorSetIdProtoSchema, { domain: 'com.microsoft', version: 1n })],
+    graph: create(GraphProtoSchema, {
+      name: 'embeddings',
+      node: [create(NodeProtoSchema, {
+        opType: 'GatherBlockQuantized', domain: 'com.microsoft', name: 'embed', input: ['data', 'ids', 'scales'], output: ['out'],
+        attribute: [intAttribute('block_size', BLOCK), intAttribute('bits', BITS), intAttribute('gather_axis', 0), intAttribute('quantize_axis', 1)],
+      })],
+      input: [valueInfo('ids', DT.INT64, ['batch', 'seq'])],
+      output: [valueInfo('out', DT.FLOAT16, ['batch', 'seq', COLS])],
+      initializer: [
+        externalTensor('data', DT.UINT8, [ROWS, (COLS * BITS) / 8], 0, DATA_BYTES),
+        externalTensor('scales', DT.FLOAT16, [ROWS, COLS / BLOCK], DATA_BYTES, SCALE_BYTES),
+      ],
+    }),
+  }));
+}
+
+// model.onnx and embeddings.bin (codes at offset 0, scales after them) in `dir`. Returns the ms
+// to generate the bytes and to write them.
+function makeFiles(dir) {
+  const t0 = performance.now();
+  const buf = Buffer.allocUnsafe(DATA_BYTES + SCALE_BYTES);
+  const codes = new Uint32Array(buf.buffer, buf.byteOffset, DATA_BYTES / 4);
+  let x = 0x2545f491;
+  for (let i = 0; i < codes.length; ++i) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; codes[i] = x; }
+  // Scales: finite float16 of both signs, magnitudes in [2^-4, 2): sign, exponent 11..15, mantissa.
+  const scales = new Uint16Array(buf.buffer, buf.byteOffset + DATA_BYTES, SCALE_COUNT);
+  const next = xorshift(0x9e3779b9);
+  for (let i = 0; i < scales.length; ++i) {
+    const v = next();
+    scales[i] = (v & 0x8000) | ((11 + ((v >>> 16) % 5)) << 10) | (v & 0x3ff);
+  }
+  const t1 = performance.now();
+  writeFileSync(join(dir, FILE), buf);
+  writeFileSync(join(dir, 'model.onnx'), modelBytes());
+  return { generateMs: t1 - t0, writeMs: performance.now() - t1 };
+}
+
+// ---- the engines ----
+// The onnxruntime-web files its Emscripten glue reads (fs.readFileSync of the .wasm in Node).
+const ortWebReads = [];
+function watchOrtWebReads() {
+  const fs = require('node:fs');
+  const original = fs.readFileSync;
+  fs.readFileSync = function readFileSync(path, ...rest) {
+    const p = path instanceof URL ? fileURLToPath(path) : String(path);
+    if (p.includes('onnxruntime-web') && !ortWebReads.includes(p)) ortWebReads.push(p);
+    return original.call(this, path, ...rest);
+  };
+}
+function ortWebFile() {
+  const wasm = ortWebReads.filter((p) => p.endsWith('.wasm'));
+  if (wasm.length === 0) return 'unknown (no .wasm read through fs.readFileSync)';
+  return wasm.map((p) => `${basename(p)} (${(statSync(p).size / MB).toFixed(1)} MB; ${p.endsWith('ort-wasm-simd-threaded.wasm') ? 'the plain build, not asyncify/JSPI/JSEP' : 'NOT the plain build'})`).join(', ');
+}
+
+// An engine: { name, config, create(), run() (timed; output dropped), output() -> { dims, u16 }, release() }.
+// mods: the loaded packages ({ ortNode, ortWeb, onnxWasm }). noSpin: onnxruntime-node's intra-op
+// threads do not spin-wait after a run (session config intra_op.allow_spinning = 0). In one
+// process that is needed: with the default (spinning), its idle worker keeps one of the cores busy
+// after each of its runs and the next engine's runs, onnx-wasm's and onnxruntime-web's, were
+// measured 2-3x slower than alone on a 2-core machine. Alone in a child it keeps the default.
+function engine(name, mods, dir, { noSpin = false } = {}) {
+  const model = join(dir, 'model.onnx');
+  const ids = idValues();
+  if (name === 'onnx-wasm' || name === 'onnx-wasm-threads') {
+    const o = mods.onnxWasm;
+    let session, feed;
+    return {
+      name,
+      config: () => {
+        const r = o.runtime();
+        const where = session ? ['data', 'scales'].map((t) => `${t}: ${session.valueInfo(t).storage}`).join(', ') : '';
+        return `js/index.mjs, ${r.module} (${r.threads} thread${r.threads === 1 ? '' : 's'}${r.threads > 1 ? `, workers ${r.threadsActive ? 'ready' : 'NOT ready'}` : ''}); InferenceSession.create(modelPath, { externalDataMode: 'memory' }): external data read from the file beside the model (${where}); feed: an onnx-wasm Tensor made once`;
+      },
+      async create() {
+        session = await o.InferenceSession.create(model, { externalDataMode: 'memory' });
+        feed = new o.Tensor('int64', ids, [1, SEQ]);
+      },
+      async run() { const { out } = await session.run({ ids: feed }); out.dispose(); },
+      async output() {
+        const { out } = await session.run({ ids: feed });
+        const u16 = new Uint16Array(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength).slice().buffer);
+        const r = { dims: Array.from(out.dims, Number), type: out.type, u16 };
+        out.dispose();
+        return r;
+      },
+      async release() { feed?.dispose(); await session?.release(); },
+    };
+  }
+  const web = name === 'onnxruntime-web';
+  const ort = web ? mods.ortWeb : mods.ortNode;
+  let session;
+  const feed = new ort.Tensor('int64', ids, [1, SEQ]);
+  return {
+    name,
+    config: () => (web
+      ? `onnxruntime-web ${ort.env.versions.web} (require('onnxruntime-web') -> ${basename(require.resolve('onnxruntime-web'))}), env.wasm.numThreads = 1, env.wasm.proxy = ${ort.env.wasm.proxy ?? false}, env.wasm.wasmPaths = ${JSON.stringify(ort.env.wasm.wasmPaths)} (default); wasm file: ${ortWebFile()}; InferenceSession.create(modelPath, { executionProviders: ['wasm'], externalData: [{ path: '${FILE}', data: '<folder>/${FILE}' }] }) (the path, read by onnxruntime-web with fs)`
+      : `onnxruntime-node ${ort.env.versions.node}, ${noSpin ? "session options { extra: { session: { intra_op: { allow_spinning: '0' } } } } (otherwise default)" : 'default session options'} (CPU EP, default intra-op threads; ${os.availableParallelism?.() ?? os.cpus().length} cores); InferenceSession.create(modelPath${noSpin ? ', options' : ''}): external data found beside the model by onnxruntime itself`),
+    async create() {
+      session = web
+        ? await ort.InferenceSession.create(model, { executionProviders: ['wasm'], externalData: [{ path: FILE, data: join(dir, FILE) }] })
+        : await ort.InferenceSession.create(model, noSpin ? { extra: { session: { intra_op: { allow_spinning: '0' } } } } : {});
+    },
+    async run() { const r = await session.run({ ids: feed }); r.out.dispose?.(); },
+    async output() {
+      const { out } = await session.run({ ids: feed });
+      const u16 = new Uint16Array(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength).slice().buffer);
+      const r = { dims: Array.from(out.dims, Number), type: out.type, u16 };
+      out.dispose?.();
+      return r;
+    },
+    async release() { await session?.release(); },
+  };
+}
+
+async function loadModules(names) {
+  const mods = {};
+  // onnxruntime-node before onnxruntime-web (see bench/run.mjs).
+  if (names.includes('onnxruntime-node')) mods.ortNode = require('onnxruntime-node');
+  if (names.includes('onnxruntime-web')) {
+    watchOrtWebReads();
+    mods.ortWeb = require('onnxruntime-web');
+    mods.ortWeb.env.wasm.numThreads = 1;
+    mods.ortWeb.env.logLevel = 'error';
+  }
+  if (names.some((n) => n.startsWith('onnx-wasm'))) {
+    mods.onnxWasm = await import('../js/index.mjs');
+    const t = performance.now();
+    await mods.onnxWasm.init(names.includes('onnx-wasm-threads') ? {} : { threads: false });
+    if (names.includes('onnx-wasm-threads')) await mods.onnxWasm.threadsReady();
+    mods.initMs = performance.now() - t;
+  }
+  return mods;
+}
+
+const hashOf = (u16) => createHash('sha256').update(new Uint8Array(u16.buffer, u16.byteOffset, u16.byteLength)).digest('hex').slice(0, 16);
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round((p / 100) * (sorted.length - 1))))];
+function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  return { median: percentile(s, 50), p10: percentile(s, 10), p90: percentile(s, 90), n: s.length };
+}
+const errorText = (e) => String(e?.message ?? e).split('\n')[0].slice(0, 300);
+
+// ---- a child: one engine alone in its process; prints one JSON line ----
+async function child(name, dir) {
+  const mods = await loadModules([name]);
+  const e = engine(name, mods, dir);
+  await settle();
+  const before = rssMB();
+  const t0 = performance.now();
+  try {
+    await e.create();
+  } catch (err) {
+    return { error: errorText(err), config: e.config(), peakMB: peakMB(), beforeMB: before };
+  }
+  const createMs = performance.now() - t0;
+  const afterCreate = rssMB();
+  await settle();
+  const settled = rssMB();
+  const out = await e.output();
+  for (let i = 0; i < WARMUP; ++i) await e.run();
+  const samples = [];
+  for (let i = 0; i < RUNS; ++i) {
+    const t = performance.now();
+    await e.run();
+    samples.push(performance.now() - t);
+  }
+  const config = e.config();
+  await e.release();
+  return {
+    createMs, initMs: mods.initMs, beforeMB: before, afterCreateMB: afterCreate, settledMB: settled, peakMB: peakMB(),
+    ...stats(samples), hash: hashOf(out.u16), dims: out.dims, config,
+  };
+}
+
+if (args.includes('--engine')) {
+  let r;
+  try {
+    r = await child(option('--engine'), option('--dir'));
+  } catch (err) {
+    r = { error: errorText(err), peakMB: peakMB() };
+  }
+  console.log(JSON.stringify(r));
+  process.exit(0);
+}
+
+// ---- the parent: the three engines in one process ----
+const loadText = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
+const f1 = (x) => (x === undefined ? '-' : x.toFixed(1));
+const f2 = (x) => (x === undefined ? '-' : x.toFixed(2));
+const dir = mkdtempSync(join(os.tmpdir(), 'onnx-wasm-embeddings-'));
+try {
+  const mods = await loadModules(ENGINES);
+  const made = makeFiles(dir);
+  const bytes = statSync(join(dir, FILE)).size;
+  console.log(`GatherBlockQuantized embeddings: [${ROWS}, ${COLS}] 4-bit codes (uint8 [${ROWS}, ${COLS / 2}]) + float16 scales [${ROWS}, ${COLS / BLOCK}] (block_size ${BLOCK}, no zero points): ${(bytes / 1e6).toFixed(1)} MB in ${FILE} beside model.onnx (${statSync(join(dir, 'model.onnx')).size} bytes), generated in ${made.generateMs.toFixed(0)} ms, written in ${made.writeMs.toFixed(0)} ms, in ${dir}`);
+  console.log(`ids: int64 [1, ${SEQ}], random in [0, ${ROWS}) (fixed seed); out: float16 [1, ${SEQ}, ${COLS}]; ${WARMUP} warm-up runs, then ${RUNS} interleaved rounds; Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB; load average ${loadText()}`);
+  console.log(`All three load the external data from the file (none inlined).`);
+
+  // First creates, one engine after the other, with the process RSS after each.
+  await settle();
+  const rss0 = rssMB();
+  console.log(`\nprocess RSS before any session (packages loaded, onnx-wasm init() done in ${f1(mods.initMs)} ms): ${f1(rss0)} MB`);
+  const engines = [], results = {};
+  for (const name of ENGINES) {
+    const e = engine(name, mods, dir, { noSpin: !args.includes('--ort-node-spin') });
+    await settle();
+    const before = rssMB();
+    const t0 = performance.now();
+    try {
+      await e.create();
+    } catch (err) {
+      results[name] = { error: errorText(err) };
+      console.log(`${name}: create FAILED: ${errorText(err)}`);
+      console.log(`  config: ${e.config()}`);
+      continue;
+    }
+    const createMs = performance.now() - t0;
+    const after = rssMB();
+    await settle();
+    const settled = rssMB();
+    results[name] = { createMs, before, after, settled, delta: settled - before };
+    engines.push(e);
+    console.log(`${name}: create ${f1(createMs)} ms; process RSS after create ${f1(after)} MB (after GC ${f1(settled)} MB), +${f1(settled - before)} MB for this engine`);
+  }
+
+  // The outputs, byte for byte (as Uint16Array), against onnxruntime-node's (the reference).
+  const outputs = {};
+  for (const e of engines) outputs[e.name] = await e.output();
+  const ref = outputs['onnxruntime-node'] ?? outputs[engines[0]?.name];
+  const identical = {};
+  for (const e of engines) {
+    const o = outputs[e.name];
+    let diff = 0, first = -1;
+    if (o.u16.length === ref.u16.length) {
+      for (let i = 0; i < o.u16.length; ++i) if (o.u16[i] !== ref.u16[i]) { ++diff; if (first < 0) first = i; }
+    }
+    const same = o.u16.length === ref.u16.length && diff === 0 && JSON.stringify(o.dims) === JSON.stringify(ref.dims);
+    identical[e.name] = same;
+    results[e.name].hash = hashOf(o.u16);
+    if (!same) console.log(`${e.name}: output differs from onnxruntime-node's: dims [${o.dims}] vs [${ref.dims}], ${diff} of ${o.u16.length} float16 differ${first >= 0 ? ` (first at ${first}: 0x${o.u16[first].toString(16)} vs 0x${ref.u16[first].toString(16)})` : ''}`);
+  }
+  const allSame = engines.length === ENGINES.length && engines.every((e) => identical[e.name]);
+  console.log(`outputs: ${engines.map((e) => `${e.name} ${outputs[e.name].type} [${outputs[e.name].dims}] sha256 ${results[e.name].hash}`).join('; ')}`);
+  console.log(`the ${engines.length} outputs are ${allSame ? 'byte-identical (Uint16Array compare)' : 'NOT all byte-identical'}`);
+
+  // Interleaved rounds: one run of each engine a round, the order rotating.
+  for (let i = 0; i < WARMUP; ++i) for (const e of engines) await e.run();
+  const samples = Object.fromEntries(engines.map((e) => [e.name, []]));
+  for (let r = 0; r < RUNS; ++r) {
+    for (let k = 0; k < engines.length; ++k) {
+      const e = engines[(r + k) % engines.length];
+      const t1 = performance.now();
+      await e.run();
+      samples[e.name].push(performance.now() - t1);
+    }
+  }
+  for (const e of engines) Object.assign(results[e.name], stats(samples[e.name]));
+  const configs = Object.fromEntries(engines.map((e) => [e.name, e.config()]));
+  for (const e of engines) await e.release();
+
+  const ours = results['onnx-wasm'];
+  const ratio = (x, y) => (x !== undefined && y !== undefined ? `${(x / y).toFixed(2)}x` : '-');
+  console.log(`\nIn one process (RSS in MB of 2^20 bytes; RSS is cumulative: each engine's figure is what it added, after GC, to the process as it was)`);
+  console.table(ENGINES.map((name) => {
+    const r = results[name];
+    if (r.error) return { engine: name, 'create ms': 'FAILED', 'run median ms': '-', 'p10 ms': '-', 'p90 ms': '-', 'RSS after create MB': '-', 'RSS delta MB': '-', 'identical output': '-', 'run ratio / onnx-wasm': '-', 'create ratio / onnx-wasm': '-' };
+    return {
+      engine: name,
+      'create ms': f1(r.createMs),
+      'run median ms': f2(r.median),
+      'p10 ms': f2(r.p10),
+      'p90 ms': f2(r.p90),
+      'RSS after create MB': f1(r.after),
+      'RSS delta MB': f1(r.delta),
+      'identical output': identical[name] ? 'yes' : 'NO',
+      'run ratio / onnx-wasm': ratio(r.median, ours?.median),
+      'create ratio / onnx-wasm': ratio(r.createMs, ours?.createMs),
+    };
+  }));
+  if (ours?.median !== undefined) {
+    console.log(`onnx-wasm (1 thread): ${f2(ours.median)} ms a run (target <= ${TARGET_MS} ms: ${ours.median <= TARGET_MS ? 'met' : 'NOT met'}); ` +
+      `onnxruntime-web / onnx-wasm ${ratio(results['onnxruntime-web'].median, ours.median)}, onnxruntime-node / onnx-wasm ${ratio(results['onnxruntime-node'].median, ours.median)} (run medians)`);
+  }
+  console.log(`load average after the rounds: ${loadText()}`);
+  console.log('configurations:');
+  for (const name of ENGINES) console.log(`  ${name}: ${configs[name] ?? results[name].error}`);
+
+  // Each engine alone in a fresh process.
+  if (!args.includes('--no-children')) {
+    const children = ['onnx-wasm', 'onnx-wasm-threads', 'onnxruntime-web', 'onnxruntime-node'];
+    const rows = [], childConfigs = [];
+    for (const name of children) {
+      let r;
+      try {
+        const text = execFileSync(process.execPath, [here, '--engine', name, '--dir', dir, '--runs', String(RUNS), '--warmup', String(WARMUP)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+        r = JSON.parse(text.trim().split('\n').pop());
+      } catch (err) {
+        r = { error: errorText(err) };
+      }
+      const refHash = results['onnxruntime-node']?.hash;
+      rows.push(r.error ? { engine: name, 'create ms': `FAILED: ${r.error}` } : {
+        engine: name,
+        'create ms': f1(r.createMs),
+        'run median ms': f2(r.median),
+        'p10 ms': f2(r.p10),
+        'p90 ms': f2(r.p90),
+        'RSS before MB': f1(r.beforeMB),
+        'RSS after create MB': f1(r.afterCreateMB),
+        'RSS delta MB (after GC)': f1(r.settledMB - r.beforeMB),
+        'peak RSS MB': f1(r.peakMB),
+        'identical output': refHash ? (r.hash === refHash ? 'yes' : 'NO') : `sha256 ${r.hash}`,
+        'run ratio / onnx-wasm 1 thread': '',
+      });
+      childConfigs.push(`  ${name}: ${r.config ?? r.error}${r.initMs !== undefined ? `; init() ${f1(r.initMs)} ms before create` : ''}`);
+      console.error(`child ${name}: ${r.error ? `FAILED ${r.error}` : `create ${f1(r.createMs)} ms, run ${f2(r.median)} ms`}`);
+    }
+    const base = rows[0]?.['run median ms'];
+    for (const row of rows) if (row['run median ms'] && base && base !== '-') row['run ratio / onnx-wasm 1 thread'] = `${(Number(row['run median ms']) / Number(base)).toFixed(2)}x`;
+    console.log(`\nEach engine alone in a fresh process (${WARMUP} warm-up runs, then ${RUNS} runs; identical: sha256 of the output equals onnxruntime-node's in the process above; peak RSS: process.resourceUsage().maxRSS over the whole child)`);
+    console.table(rows);
+    console.log(`load average after the children: ${loadText()}`);
+    console.log('configurations:');
+    for (const c of childConfigs) console.log(c);
+  }
+} finally {
+  if (args.includes('--keep')) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+  if (existsSync(dir) && !args.includes('--keep')) console.log(`could not remove ${dir}: ${readdirSync(dir).join(', ')}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exit(process.exitCode ?? 0);
