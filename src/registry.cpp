@@ -12,149 +12,149 @@ namespace {
 using E = ElementType;
 
 // ONNX's type lists, version by version (see each op's page for the T constraint).
-const TypeSet kFloats = {E::Float16, E::Float, E::Double};
-const TypeSet kClassic = {E::Bool,    E::Complex128, E::Complex64, E::Double, E::Float,
-                          E::Float16, E::Int16,      E::Int32,     E::Int64,  E::Int8,
-                          E::String,  E::Uint16,     E::Uint32,    E::Uint64, E::Uint8};
-const TypeSet kWithBf16 = kClassic | TypeSet{E::Bfloat16};
-const TypeSet kFloat8 = {E::Float8e4m3fn, E::Float8e4m3fnuz, E::Float8e5m2, E::Float8e5m2fnuz};
-const TypeSet kWithFloat8 = kWithBf16 | kFloat8;
-const TypeSet kWithInt4 = kWithFloat8 | TypeSet{E::Int4, E::Uint4};
-const TypeSet kWithFloat4 = kWithInt4 | TypeSet{E::Float4e2m1};
-const TypeSet kWithE8m0 = kWithFloat4 | TypeSet{E::Float8e8m0};
-const TypeSet kWithInt2 = kWithE8m0 | TypeSet{E::Int2, E::Uint2};
-const TypeSet kIndexTypes = {E::Int32, E::Int64};
-const TypeSet kInt64 = {E::Int64};
+constexpr TypeSet kFloats = {E::Float16, E::Float, E::Double};
+constexpr TypeSet kClassic = {E::Bool,    E::Complex128, E::Complex64, E::Double, E::Float,
+                              E::Float16, E::Int16,      E::Int32,     E::Int64,  E::Int8,
+                              E::String,  E::Uint16,     E::Uint32,    E::Uint64, E::Uint8};
+constexpr TypeSet kWithBf16 = kClassic | TypeSet{E::Bfloat16};
+constexpr TypeSet kFloat8 = {E::Float8e4m3fn, E::Float8e4m3fnuz, E::Float8e5m2, E::Float8e5m2fnuz};
+constexpr TypeSet kWithFloat8 = kWithBf16 | kFloat8;
+constexpr TypeSet kWithInt4 = kWithFloat8 | TypeSet{E::Int4, E::Uint4};
+constexpr TypeSet kWithFloat4 = kWithInt4 | TypeSet{E::Float4e2m1};
+constexpr TypeSet kWithE8m0 = kWithFloat4 | TypeSet{E::Float8e8m0};
+constexpr TypeSet kWithInt2 = kWithE8m0 | TypeSet{E::Int2, E::Uint2};
+constexpr TypeSet kIndexTypes = {E::Int32, E::Int64};
+constexpr TypeSet kInt64 = {E::Int64};
 
-std::vector<InputSpec> data_in(TypeSet t) { return {{"data", "T", t}}; }
-std::vector<InputSpec> gather_in(TypeSet t) { return {{"data", "T", t}, {"indices", "Tind", kIndexTypes}}; }
-std::vector<InputSpec> flatten_in(TypeSet t) { return {{"input", "T", t}}; }
-std::vector<InputSpec> reshape_in(TypeSet t) { return {{"data", "T", t}, {"shape", "tensor(int64)", kInt64, true}}; }
-// Identity's input is T until 13, V (tensors, sequences, optionals: the tensors only here) from 14.
-std::vector<InputSpec> identity_in(TypeSet t, const char* constraint) { return {{"input", constraint, t}}; }
-// Unsqueeze-13 and later: axes (required), Squeeze-13 and later: axes (optional); inference reads them.
-std::vector<InputSpec> unsqueeze_in(TypeSet t) { return {{"data", "T", t}, {"axes", "tensor(int64)", kInt64, true}}; }
-std::vector<InputSpec> squeeze_in(TypeSet t) {
-  return {{"data", "T", t}, {"axes", "tensor(int64)", kInt64, true, true}};
-}
+// The input lists of the ops, for each type list T they take.
+template <const TypeSet& T>
+struct In {
+  static constexpr InputSpec data[] = {{"data", "T", T}};
+  static constexpr InputSpec input[] = {{"input", "T", T}};
+  // Identity's input is T until 13, V (tensors, sequences, optionals: the tensors only here) from 14.
+  static constexpr InputSpec input_v[] = {{"input", "V", T}};
+  static constexpr InputSpec gather[] = {{"data", "T", T}, {"indices", "Tind", kIndexTypes}};
+  static constexpr InputSpec reshape[] = {{"data", "T", T}, {"shape", "tensor(int64)", kInt64, true}};
+  // Unsqueeze-13 and later: axes (required); Squeeze-13 and later: axes (optional); inference reads them.
+  static constexpr InputSpec unsqueeze[] = {{"data", "T", T}, {"axes", "tensor(int64)", kInt64, true}};
+  static constexpr InputSpec squeeze[] = {{"data", "T", T}, {"axes", "tensor(int64)", kInt64, true, true}};
+  // Concat: one or more inputs of one type (variadic T).
+  static constexpr InputSpec concat[] = {{"inputs", "T", T, false, false, true}};
+};
 
-const std::vector<AttrSpec> kAxis = {{"axis", AttrKind::Int, false}};
-const std::vector<AttrSpec> kReshape1Attrs = {{"shape", AttrKind::Ints, true},
-                                              {"consumed_inputs", AttrKind::Ints, false}};
-const std::vector<AttrSpec> kNoAttrs = {};
-const std::vector<AttrSpec> kAllowzero = {{"allowzero", AttrKind::Int, false}};
-const std::vector<AttrSpec> kShapeSlice = {{"start", AttrKind::Int, false}, {"end", AttrKind::Int, false}};
-const std::vector<AttrSpec> kAxesRequired = {{"axes", AttrKind::Ints, true}};
-const std::vector<AttrSpec> kAxesOptional = {{"axes", AttrKind::Ints, false}};
+constexpr AttrSpec kAxis[] = {{"axis", AttrKind::Int, false}};
+constexpr AttrSpec kReshape1Attrs[] = {{"shape", AttrKind::Ints, true}, {"consumed_inputs", AttrKind::Ints, false}};
+constexpr AttrSpec kAllowzero[] = {{"allowzero", AttrKind::Int, false}};
+constexpr AttrSpec kShapeSlice[] = {{"start", AttrKind::Int, false}, {"end", AttrKind::Int, false}};
+constexpr AttrSpec kAxesRequired[] = {{"axes", AttrKind::Ints, true}};
+constexpr AttrSpec kAxesOptional[] = {{"axes", AttrKind::Ints, false}};
+constexpr AttrSpec kConcatAxis[] = {{"axis", AttrKind::Int, true}};
 
 // com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
 // type) and optional zero points (T1).
-const std::vector<InputSpec> kGbqInputs = {
-    {"data", "T1", {E::Uint8, E::Uint4, E::Int4}},
+constexpr TypeSet kGbqData = {E::Uint8, E::Uint4, E::Int4};
+constexpr InputSpec kGbqInputs[] = {
+    {"data", "T1", kGbqData},
     {"indices", "Tind", kIndexTypes},
     {"scales", "T2", {E::Float, E::Float16, E::Bfloat16}},
-    {"zero_points", "T1", {E::Uint8, E::Uint4, E::Int4}, false, true},
+    {"zero_points", "T1", kGbqData, false, true},
 };
-const std::vector<AttrSpec> kGbqAttrs = {{"gather_axis", AttrKind::Int, false},
-                                         {"quantize_axis", AttrKind::Int, false},
-                                         {"block_size", AttrKind::Int, false},
-                                         {"bits", AttrKind::Int, false}};
-
-// Concat: one or more inputs of one type (variadic T).
-std::vector<InputSpec> concat_in(TypeSet t) { return {{"inputs", "T", t, false, false, true}}; }
-const std::vector<AttrSpec> kConcatAxis = {{"axis", AttrKind::Int, true}};
+constexpr AttrSpec kGbqAttrs[] = {{"gather_axis", AttrKind::Int, false},
+                                  {"quantize_axis", AttrKind::Int, false},
+                                  {"block_size", AttrKind::Int, false},
+                                  {"bits", AttrKind::Int, false}};
 
 // Gather reads its data (input 0) by rows from outside memory when it gathers along axis 0.
-const Capabilities kGatherCaps = {false, 0, "axis", plan_gather_rows};
-const Capabilities kView = {true, -1, nullptr, nullptr};
-const Capabilities kNone = {};
+constexpr Capabilities kGatherCaps = {false, 0, "axis", plan_gather_rows};
+constexpr Capabilities kView = {true, -1, nullptr, nullptr};
+constexpr Capabilities kNone = {};
 
 #define SPEC(op, v) "https://onnx.ai/onnx/operators/onnx__" #op ".html#" #op "-" #v
 
 }  // namespace
 
-const std::vector<DomainInfo>& domains() {
-  static const std::vector<DomainInfo> table = {{"", kMinOpset, kMaxOpset}, {"com.microsoft", 1, 1}};
+Span<DomainInfo> domains() {
+  static constexpr DomainInfo table[] = {{"", kMinOpset, kMaxOpset}, {"com.microsoft", 1, 1}};
   return table;
 }
 
-const std::vector<OpVersion>& op_versions() {
-  static const std::vector<OpVersion> table = {
+Span<OpVersion> op_versions() {
+  static constexpr OpVersion table[] = {
       // domain, op, since, until, inputs, attributes, parse, infer, run, capabilities, spec
-      {"", "Gather", 1, 10, gather_in(kClassic), kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 1)},
-      {"", "Gather", 11, 12, gather_in(kClassic), kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 11)},
-      {"", "Gather", 13, kMaxOpset, gather_in(kWithBf16), kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 13)},
+      {"", "Gather", 1, 10, In<kClassic>::gather, kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 1)},
+      {"", "Gather", 11, 12, In<kClassic>::gather, kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 11)},
+      {"", "Gather", 13, kMaxOpset, In<kWithBf16>::gather, kAxis, parse_gather, infer_gather, run_gather, kGatherCaps, SPEC(Gather, 13)},
 
-      {"", "Flatten", 1, 8, flatten_in(kFloats), kAxis, parse_flatten, infer_flatten_1, run_view, kView, SPEC(Flatten, 1)},
-      {"", "Flatten", 9, 10, flatten_in(kClassic), kAxis, parse_flatten, infer_flatten_1, run_view, kView, SPEC(Flatten, 9)},
-      {"", "Flatten", 11, 12, flatten_in(kClassic), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 11)},
-      {"", "Flatten", 13, 20, flatten_in(kWithBf16), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 13)},
-      {"", "Flatten", 21, 22, flatten_in(kWithInt4), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 21)},
-      {"", "Flatten", 23, 23, flatten_in(kWithFloat4), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 23)},
-      {"", "Flatten", 24, 24, flatten_in(kWithE8m0), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 24)},
-      {"", "Flatten", 25, kMaxOpset, flatten_in(kWithInt2), kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 25)},
+      {"", "Flatten", 1, 8, In<kFloats>::input, kAxis, parse_flatten, infer_flatten_1, run_view, kView, SPEC(Flatten, 1)},
+      {"", "Flatten", 9, 10, In<kClassic>::input, kAxis, parse_flatten, infer_flatten_1, run_view, kView, SPEC(Flatten, 9)},
+      {"", "Flatten", 11, 12, In<kClassic>::input, kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 11)},
+      {"", "Flatten", 13, 20, In<kWithBf16>::input, kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 13)},
+      {"", "Flatten", 21, 22, In<kWithInt4>::input, kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 21)},
+      {"", "Flatten", 23, 23, In<kWithFloat4>::input, kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 23)},
+      {"", "Flatten", 24, 24, In<kWithE8m0>::input, kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 24)},
+      {"", "Flatten", 25, kMaxOpset, In<kWithInt2>::input, kAxis, parse_flatten, infer_flatten_11, run_view, kView, SPEC(Flatten, 25)},
 
-      {"", "Reshape", 1, 4, data_in(kFloats), kReshape1Attrs, parse_reshape, infer_reshape_1, run_view, kView, SPEC(Reshape, 1)},
-      {"", "Reshape", 5, 12, reshape_in(kClassic), kNoAttrs, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 5)},
-      {"", "Reshape", 13, 13, reshape_in(kWithBf16), kNoAttrs, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 13)},
-      {"", "Reshape", 14, 18, reshape_in(kWithBf16), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 14)},
-      {"", "Reshape", 19, 20, reshape_in(kWithFloat8), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 19)},
-      {"", "Reshape", 21, 22, reshape_in(kWithInt4), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 21)},
-      {"", "Reshape", 23, 23, reshape_in(kWithFloat4), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 23)},
-      {"", "Reshape", 24, 24, reshape_in(kWithE8m0), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 24)},
-      {"", "Reshape", 25, kMaxOpset, reshape_in(kWithInt2), kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 25)},
+      {"", "Reshape", 1, 4, In<kFloats>::data, kReshape1Attrs, parse_reshape, infer_reshape_1, run_view, kView, SPEC(Reshape, 1)},
+      {"", "Reshape", 5, 12, In<kClassic>::reshape, {}, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 5)},
+      {"", "Reshape", 13, 13, In<kWithBf16>::reshape, {}, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 13)},
+      {"", "Reshape", 14, 18, In<kWithBf16>::reshape, kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 14)},
+      {"", "Reshape", 19, 20, In<kWithFloat8>::reshape, kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 19)},
+      {"", "Reshape", 21, 22, In<kWithInt4>::reshape, kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 21)},
+      {"", "Reshape", 23, 23, In<kWithFloat4>::reshape, kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 23)},
+      {"", "Reshape", 24, 24, In<kWithE8m0>::reshape, kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 24)},
+      {"", "Reshape", 25, kMaxOpset, In<kWithInt2>::reshape, kAllowzero, parse_reshape, infer_reshape_5, run_view, kView, SPEC(Reshape, 25)},
 
-      {"", "Shape", 1, 12, data_in(kClassic), kNoAttrs, parse_shape, infer_shape_1, run_shape, kNone, SPEC(Shape, 1)},
-      {"", "Shape", 13, 14, data_in(kWithBf16), kNoAttrs, parse_shape, infer_shape_1, run_shape, kNone, SPEC(Shape, 13)},
-      {"", "Shape", 15, 18, data_in(kWithBf16), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 15)},
-      {"", "Shape", 19, 20, data_in(kWithFloat8), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 19)},
-      {"", "Shape", 21, 22, data_in(kWithInt4), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 21)},
-      {"", "Shape", 23, 23, data_in(kWithFloat4), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 23)},
-      {"", "Shape", 24, 24, data_in(kWithE8m0), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 24)},
-      {"", "Shape", 25, kMaxOpset, data_in(kWithInt2), kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 25)},
+      {"", "Shape", 1, 12, In<kClassic>::data, {}, parse_shape, infer_shape_1, run_shape, kNone, SPEC(Shape, 1)},
+      {"", "Shape", 13, 14, In<kWithBf16>::data, {}, parse_shape, infer_shape_1, run_shape, kNone, SPEC(Shape, 13)},
+      {"", "Shape", 15, 18, In<kWithBf16>::data, kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 15)},
+      {"", "Shape", 19, 20, In<kWithFloat8>::data, kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 19)},
+      {"", "Shape", 21, 22, In<kWithInt4>::data, kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 21)},
+      {"", "Shape", 23, 23, In<kWithFloat4>::data, kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 23)},
+      {"", "Shape", 24, 24, In<kWithE8m0>::data, kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 24)},
+      {"", "Shape", 25, kMaxOpset, In<kWithInt2>::data, kShapeSlice, parse_shape, infer_shape_15, run_shape, kNone, SPEC(Shape, 25)},
 
-      {"", "Size", 1, 12, data_in(kClassic), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 1)},
-      {"", "Size", 13, 18, data_in(kWithBf16), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 13)},
-      {"", "Size", 19, 20, data_in(kWithFloat8), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 19)},
-      {"", "Size", 21, 22, data_in(kWithInt4), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 21)},
-      {"", "Size", 23, 23, data_in(kWithFloat4), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 23)},
-      {"", "Size", 24, 24, data_in(kWithE8m0), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 24)},
-      {"", "Size", 25, kMaxOpset, data_in(kWithInt2), kNoAttrs, parse_size, infer_size, run_size, kNone, SPEC(Size, 25)},
+      {"", "Size", 1, 12, In<kClassic>::data, {}, parse_size, infer_size, run_size, kNone, SPEC(Size, 1)},
+      {"", "Size", 13, 18, In<kWithBf16>::data, {}, parse_size, infer_size, run_size, kNone, SPEC(Size, 13)},
+      {"", "Size", 19, 20, In<kWithFloat8>::data, {}, parse_size, infer_size, run_size, kNone, SPEC(Size, 19)},
+      {"", "Size", 21, 22, In<kWithInt4>::data, {}, parse_size, infer_size, run_size, kNone, SPEC(Size, 21)},
+      {"", "Size", 23, 23, In<kWithFloat4>::data, {}, parse_size, infer_size, run_size, kNone, SPEC(Size, 23)},
+      {"", "Size", 24, 24, In<kWithE8m0>::data, {}, parse_size, infer_size, run_size, kNone, SPEC(Size, 24)},
+      {"", "Size", 25, kMaxOpset, In<kWithInt2>::data, {}, parse_size, infer_size, run_size, kNone, SPEC(Size, 25)},
 
-      {"", "Identity", 1, 12, identity_in(kClassic, "T"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 1)},
-      {"", "Identity", 13, 13, identity_in(kWithBf16, "T"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 13)},
-      {"", "Identity", 14, 15, identity_in(kWithBf16, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 14)},
-      {"", "Identity", 16, 18, identity_in(kWithBf16, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 16)},
-      {"", "Identity", 19, 20, identity_in(kWithFloat8, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 19)},
-      {"", "Identity", 21, 22, identity_in(kWithInt4, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 21)},
-      {"", "Identity", 23, 23, identity_in(kWithFloat4, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 23)},
-      {"", "Identity", 24, 24, identity_in(kWithE8m0, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 24)},
-      {"", "Identity", 25, kMaxOpset, identity_in(kWithInt2, "V"), kNoAttrs, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 25)},
+      {"", "Identity", 1, 12, In<kClassic>::input, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 1)},
+      {"", "Identity", 13, 13, In<kWithBf16>::input, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 13)},
+      {"", "Identity", 14, 15, In<kWithBf16>::input_v, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 14)},
+      {"", "Identity", 16, 18, In<kWithBf16>::input_v, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 16)},
+      {"", "Identity", 19, 20, In<kWithFloat8>::input_v, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 19)},
+      {"", "Identity", 21, 22, In<kWithInt4>::input_v, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 21)},
+      {"", "Identity", 23, 23, In<kWithFloat4>::input_v, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 23)},
+      {"", "Identity", 24, 24, In<kWithE8m0>::input_v, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 24)},
+      {"", "Identity", 25, kMaxOpset, In<kWithInt2>::input_v, {}, parse_identity, infer_identity, run_view, kView, SPEC(Identity, 25)},
 
-      {"", "Unsqueeze", 1, 10, data_in(kClassic), kAxesRequired, parse_unsqueeze, infer_unsqueeze_1, run_view, kView, SPEC(Unsqueeze, 1)},
-      {"", "Unsqueeze", 11, 12, data_in(kClassic), kAxesRequired, parse_unsqueeze, infer_unsqueeze_11, run_view, kView, SPEC(Unsqueeze, 11)},
-      {"", "Unsqueeze", 13, 20, unsqueeze_in(kWithBf16), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 13)},
-      {"", "Unsqueeze", 21, 22, unsqueeze_in(kWithInt4), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 21)},
-      {"", "Unsqueeze", 23, 23, unsqueeze_in(kWithFloat4), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 23)},
-      {"", "Unsqueeze", 24, 24, unsqueeze_in(kWithE8m0), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 24)},
-      {"", "Unsqueeze", 25, kMaxOpset, unsqueeze_in(kWithInt2), kNoAttrs, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 25)},
+      {"", "Unsqueeze", 1, 10, In<kClassic>::data, kAxesRequired, parse_unsqueeze, infer_unsqueeze_1, run_view, kView, SPEC(Unsqueeze, 1)},
+      {"", "Unsqueeze", 11, 12, In<kClassic>::data, kAxesRequired, parse_unsqueeze, infer_unsqueeze_11, run_view, kView, SPEC(Unsqueeze, 11)},
+      {"", "Unsqueeze", 13, 20, In<kWithBf16>::unsqueeze, {}, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 13)},
+      {"", "Unsqueeze", 21, 22, In<kWithInt4>::unsqueeze, {}, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 21)},
+      {"", "Unsqueeze", 23, 23, In<kWithFloat4>::unsqueeze, {}, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 23)},
+      {"", "Unsqueeze", 24, 24, In<kWithE8m0>::unsqueeze, {}, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 24)},
+      {"", "Unsqueeze", 25, kMaxOpset, In<kWithInt2>::unsqueeze, {}, parse_unsqueeze, infer_unsqueeze_13, run_view, kView, SPEC(Unsqueeze, 25)},
 
-      {"", "Squeeze", 1, 10, data_in(kClassic), kAxesOptional, parse_squeeze, infer_squeeze_1, run_view, kView, SPEC(Squeeze, 1)},
-      {"", "Squeeze", 11, 12, data_in(kClassic), kAxesOptional, parse_squeeze, infer_squeeze_11, run_view, kView, SPEC(Squeeze, 11)},
-      {"", "Squeeze", 13, 20, squeeze_in(kWithBf16), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 13)},
-      {"", "Squeeze", 21, 22, squeeze_in(kWithInt4), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 21)},
-      {"", "Squeeze", 23, 23, squeeze_in(kWithFloat4), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 23)},
-      {"", "Squeeze", 24, 24, squeeze_in(kWithE8m0), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 24)},
-      {"", "Squeeze", 25, kMaxOpset, squeeze_in(kWithInt2), kNoAttrs, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 25)},
+      {"", "Squeeze", 1, 10, In<kClassic>::data, kAxesOptional, parse_squeeze, infer_squeeze_1, run_view, kView, SPEC(Squeeze, 1)},
+      {"", "Squeeze", 11, 12, In<kClassic>::data, kAxesOptional, parse_squeeze, infer_squeeze_11, run_view, kView, SPEC(Squeeze, 11)},
+      {"", "Squeeze", 13, 20, In<kWithBf16>::squeeze, {}, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 13)},
+      {"", "Squeeze", 21, 22, In<kWithInt4>::squeeze, {}, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 21)},
+      {"", "Squeeze", 23, 23, In<kWithFloat4>::squeeze, {}, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 23)},
+      {"", "Squeeze", 24, 24, In<kWithE8m0>::squeeze, {}, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 24)},
+      {"", "Squeeze", 25, kMaxOpset, In<kWithInt2>::squeeze, {}, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 25)},
 
       {"com.microsoft", "GatherBlockQuantized", 1, 1, kGbqInputs, kGbqAttrs, parse_gather_block_quantized,
        infer_gather_block_quantized, run_gather_block_quantized, kNone,
        "https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized"},
 
-      {"", "Concat", 1, 3, concat_in(kFloats), kAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 1)},
-      {"", "Concat", 4, 10, concat_in(kClassic), kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},
-      {"", "Concat", 11, 12, concat_in(kClassic), kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 11)},
-      {"", "Concat", 13, kMaxOpset, concat_in(kWithBf16), kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 13)},
+      {"", "Concat", 1, 3, In<kFloats>::concat, kAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 1)},
+      {"", "Concat", 4, 10, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},
+      {"", "Concat", 11, 12, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 11)},
+      {"", "Concat", 13, kMaxOpset, In<kWithBf16>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 13)},
   };
   return table;
 }

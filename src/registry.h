@@ -25,7 +25,28 @@ struct DomainInfo {
   int min_opset;
   int max_opset;
 };
-const std::vector<DomainInfo>& domains();
+
+// A view of a constant array: the registry is data, made at compile time (no constructor runs,
+// nothing is allocated when it is first read).
+template <typename T>
+class Span {
+ public:
+  constexpr Span() = default;
+  template <size_t N>
+  constexpr Span(const T (&a)[N]) : data_(a), size_(N) {}  // NOLINT(google-explicit-constructor)
+  constexpr size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr const T& operator[](size_t i) const { return data_[i]; }
+  constexpr const T& back() const { return data_[size_ - 1]; }
+  constexpr const T* begin() const { return data_; }
+  constexpr const T* end() const { return data_ + size_; }
+
+ private:
+  const T* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+Span<DomainInfo> domains();
 
 struct OpVersion;
 
@@ -75,7 +96,8 @@ struct AttrSpec {
 
 // What the JS layer may rely on, declared here instead of recognised by function.
 struct Capabilities {
-  // The output is input 0's buffer with other dims: no copy (Reshape, Flatten).
+  // The output is input 0's buffer with other dims: no copy (Reshape, Flatten, Identity,
+  // Squeeze, Unsqueeze).
   bool view = false;
   // Input `rows_input` may be a table kept outside memory (in its file, a Blob or OPFS) and read
   // by rows, when the attribute `rows_axis` gathers along axis 0; plan_rows plans those reads.
@@ -89,8 +111,8 @@ struct OpVersion {
   const char* op;
   int since;
   int until;
-  std::vector<InputSpec> inputs;
-  std::vector<AttrSpec> attributes;
+  Span<InputSpec> inputs;
+  Span<AttrSpec> attributes;
   ParseFn parse;
   InferFn infer;
   RunFn run;
@@ -107,7 +129,7 @@ struct OpVersion {
   const InputSpec& input(size_t i) const { return inputs[i < inputs.size() ? i : inputs.size() - 1]; }
 };
 
-const std::vector<OpVersion>& op_versions();
+Span<OpVersion> op_versions();
 // The ops of a domain, each once, in the table's order.
 std::vector<std::string> supported_ops(const std::string& domain);
 // "" for "" and "ai.onnx"; any other domain as given.
