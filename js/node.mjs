@@ -149,9 +149,6 @@ export function normalizeNode(node) {
   return { domain, opType, attrs };
 }
 
-/** @type {Map<string, [number, number]> | null} */
-let domainRanges = null;   // domain -> [min, max] opset, from the registry
-
 // The opset of the node's domain to pass to the binding. options.opset is that domain's version:
 // a number, or { domain, version } as in onnxruntime-web's op tests (its domain must be the
 // node's). Default: the newest the registry has for the domain. The binding takes an int32: an
@@ -165,9 +162,9 @@ let domainRanges = null;   // domain -> [min, max] opset, from the registry
  * @returns {number}
  */
 export function opsetOf(domain, opType, options) {
-  const m = getModule();   // (its error before init)
-  domainRanges ??= new Map(m.runtimeFacts().domains.map((d) => [d.domain, [d.minOpset, d.maxOpset]]));
-  const [minOpset, maxOpset] = domainRanges.get(domain) ?? opsetRange();
+  getModule();   // (its error before init)
+  // (a domain the registry does not have: the default one's range; the binding names the domain)
+  const [minOpset, maxOpset] = opsetRange(domain) ?? /** @type {[number, number]} */ (opsetRange(''));
   /** @type {NodeOptions['opset']} */
   let opset = options?.opset ?? maxOpset;
   if (typeof opset === 'object' && opset !== null) {

@@ -27,7 +27,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
 // many handles it holds. Asked for once, and again when a node takes more inputs.
 let inputsAt = 0, inputsRoom = 0;
 
-// (loadedModule and runCalls, here and in runAt: set, as a PreparedNode exists.)
+// (loadedModule and runCalls, here and in runTensors: set, as a PreparedNode exists.)
 /** @param {number} n */
 function makeRoom(n) {
   const address = /** @type {WasmModule} */ (loadedModule).inputsAddress(Math.max(n, 8));
@@ -35,28 +35,6 @@ function makeRoom(n) {
   inputsAt = address / 4;
   inputsRoom = Math.max(n, 8);
   refreshInfo();   // (the area may lie beyond the view a threads build made before it grew)
-}
-
-// Writes the handles of values[at[k]] (k < n; -1 in `at` or an undefined value: an omitted input)
-// to the input area, and runs node `node`: the output Tensor.
-/**
- * @param {number} node
- * @param {readonly (Tensor | null | undefined)[]} values
- * @param {readonly number[] | null} at
- * @param {number} n
- * @returns {Tensor}
- */
-function runAt(node, values, at, n) {
-  if (n > inputsRoom) makeRoom(n);
-  let heap = /** @type {RunCalls} */ (runCalls).info;
-  if (heap.length === 0) heap = refreshInfo();   // (memory growth detached the view)
-  for (let k = 0; k < n; ++k) {
-    const i = at === null ? k : at[k];
-    const t = i < 0 ? undefined : values[i];
-    heap[inputsAt + k] = t === undefined || t === null ? 0 : handleOf(t);
-  }
-  const h = /** @type {RunCalls} */ (runCalls).nodeRunHandle(node, n);
-  return h ? tensorFromRun(h) : tensorFromHandle(check(/** @type {WasmModule} */ (loadedModule).nodeRun(node, n)));
 }
 
 export class PreparedNode {
@@ -91,13 +69,14 @@ export class PreparedNode {
       const t = inputs[k];
       if (t !== null && t !== undefined && !(t instanceof Tensor)) throw invalidArgument(`${this.#label}: inputs must be Tensors of onnx-wasm`);
     }
-    return [runAt(this.#node, inputs, null, inputs.length)];
+    return [this.runTensors(inputs, null, inputs.length)];
   }
 
-  // The same for values[at[0]], values[at[1]], ... (n of them; -1 in `at`: omitted), returning the
-  // output Tensor: the per-node call of InferenceSession (values: its slots) and external-data.mjs,
-  // whose values are always Tensors of this package (so no instanceof here: in a session's first
-  // runs, before V8 optimizes, each costs a call). `at` null: values[0..n).
+  // The same for values[at[0]], values[at[1]], ... (n of them; -1 in `at` or an undefined value:
+  // omitted), returning the output Tensor: the per-node call of InferenceSession (values: its
+  // slots) and external-data.mjs, whose values are always Tensors of this package (so no
+  // instanceof here: in a session's first runs, before V8 optimizes, each costs a call). `at`
+  // null: values[0..n). Writes the handles to the input area, then one call runs the node.
   /**
    * @param {readonly (Tensor | null | undefined)[]} values
    * @param {readonly number[] | null} at
@@ -107,7 +86,16 @@ export class PreparedNode {
   runTensors(values, at, n) {
     const node = this.#node;
     if (!node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
-    return runAt(node, values, at, n);
+    if (n > inputsRoom) makeRoom(n);
+    let heap = /** @type {RunCalls} */ (runCalls).info;
+    if (heap.length === 0) heap = refreshInfo();   // (memory growth detached the view)
+    for (let k = 0; k < n; ++k) {
+      const i = at === null ? k : at[k];
+      const t = i < 0 ? undefined : values[i];
+      heap[inputsAt + k] = t === undefined || t === null ? 0 : handleOf(t);
+    }
+    const h = /** @type {RunCalls} */ (runCalls).nodeRunHandle(node, n);
+    return h ? tensorFromRun(h) : tensorFromHandle(check(/** @type {WasmModule} */ (loadedModule).nodeRun(node, n)));
   }
 
   // For an op whose capabilities say it reads a table by rows (a Gather), with its data (type id

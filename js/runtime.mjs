@@ -79,7 +79,8 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 const cores = () => (isNode ? null : globalThis.navigator?.hardwareConcurrency) ?? 2;
 
 // Node's built-in modules. process.getBuiltinModule (Node >= 20.16) returns one at once, where
-// import('node:fs') takes 3 ms (its ES module wrapper), a tenth of the time to a first result.
+// import('node:fs') builds its ES module wrapper first, a noticeable part of the time to a first
+// result (docs/performance.md, "Figures behind design choices").
 const builtin = {
   fs: async () => globalThis.process?.getBuiltinModule?.('node:fs') ?? await import('node:fs'),
   os: async () => globalThis.process?.getBuiltinModule?.('node:os') ?? await import('node:os'),
@@ -263,8 +264,9 @@ async function loadModule(options) {
     moduleArgs.wasmBinary = options.wasmBinary;
     loadedFrom = 'bytes passed by the caller';
   } else if (isNode) {
-    // Compiled and instantiated synchronously: for a module of ~100 KB that is a few ms, where
-    // the glue's asynchronous path waited 15 ms or more for the event loop.
+    // Compiled and instantiated synchronously: for a module this small that takes less time than
+    // the glue's asynchronous path waited for the event loop (docs/performance.md, "Figures
+    // behind design choices").
     const { readFileSync } = await builtin.fs();
     const bytes = readFileSync(wasmUrl);
     moduleArgs.instantiateWasm = (imports, receive) => {
@@ -325,8 +327,9 @@ export function init(options = {}) {
         // (info: null until refreshInfo() makes it, at once)
         runCalls = { nodeRunHandle: m.nodeRunHandle, tensorDelete: m.tensorDelete, info: /** @type {Int32Array} */ (/** @type {unknown} */ (null)), infoAt: m.infoAddress() / 4 };
         refreshInfo();
-        const { kernels, threads, minOpset, maxOpset } = m.runtimeFacts();
+        const { kernels, threads, minOpset, maxOpset, domains } = m.runtimeFacts();
         runtimeInfo = { module: build.name, simd: build.simd, threads, reason: build.reason, loadedFrom, kernels, minOpset, maxOpset };
+        opsetRanges = new Map(domains.map((d) => [d.domain, [d.minOpset, d.maxOpset]]));
         return /** @type {RuntimeInfo} */ (runtime());   // (not null: runtimeInfo is set)
       },
       (e) => {
@@ -366,9 +369,12 @@ export function memoryStats() {
   return { heapUsed: m.heapUsed(), memory: m.HEAPU8.buffer.byteLength };
 }
 
-// The supported opsets, [min, max], once init() has loaded the module.
-/** @type {() => [number, number]} */
-export const opsetRange = () => [/** @type {RuntimeInfo} */ (runtimeInfo).minOpset, /** @type {RuntimeInfo} */ (runtimeInfo).maxOpset];
+// The supported opsets of each domain ('' for the default one), [min, max], once init() has
+// loaded the module; undefined for a domain the registry does not have.
+/** @type {Map<string, [number, number]>} */
+let opsetRanges = new Map();
+/** @type {(domain: string) => [number, number] | undefined} */
+export const opsetRange = (domain) => opsetRanges.get(domain);
 
 // The loaded module, or an error that says to await init() first.
 /** @returns {WasmModule} */

@@ -15,8 +15,8 @@
  */
 
 /**
- * A graph input's record (inputRecord). `passed`: of Tensors, asked of any feed.
- * @typedef {{ spec: InputSpec, slot: number, symbolic: boolean, passed: WeakSet<import('../index.js').TensorLike> }} InputRecord
+ * A graph input's record (inputRecord). `passed`: the last Tensor that passed its check, or null.
+ * @typedef {{ spec: InputSpec, slot: number, symbolic: boolean, passed: import('../tensor.mjs').Tensor | null }} InputRecord
  */
 
 /**
@@ -48,15 +48,18 @@
  */
 
 // A graph input's record: its spec, its slot, whether it has symbolic dims (checked on every run)
-// and `passed`, the Tensors that passed the check against it (a Tensor's type and dims never
-// change, so a feed given again, as most are run after run, is not checked again).
+// and `passed`, the last Tensor that passed the check against it (a Tensor's type and dims never
+// change, so a feed given again, as most are run after run, is not checked again). One identity
+// comparison: a WeakSet of every Tensor that passed cost a tiny run more (docs/performance.md).
+// It keeps that one Tensor reachable until another passes or the session is released; its wasm
+// memory is still freed by dispose().
 /**
  * @param {InputSpec} spec
  * @param {number} slot
  * @returns {InputRecord}
  */
 function inputRecord(spec, slot) {
-  return { spec, slot, symbolic: !!spec.dims?.some((d) => typeof d === 'string'), passed: new WeakSet() };
+  return { spec, slot, symbolic: !!spec.dims?.some((d) => typeof d === 'string'), passed: null };
 }
 
 // inputs: the graph inputs' specs; overridable: Map name -> spec of initializers a feed may

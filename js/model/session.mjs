@@ -128,7 +128,7 @@ function runOneNode(one, feeds) {
   let planned = true;
   for (let j = 0; j < fed.length && planned; ++j) {
     const t = feeds[fed[j].name];
-    planned = fed[j].input.passed.has(t);
+    planned = fed[j].input.passed === t;
     args[fed[j].k] = /** @type {Tensor} */ (t);   // (run only when every feed passed: Tensors)
   }
   if (planned) {
@@ -136,15 +136,12 @@ function runOneNode(one, feeds) {
     for (const name in feeds) ++count;   // (each graph input is among them: no other feed)
     planned = count === fed.length;
   }
-  try {
-    if (!planned) return null;
-    /** @type {Record<string, Tensor>} */
-    const result = {};
-    result[one.output] = one.prepared.runTensors(args, null, one.n);
-    return result;
-  } finally {
-    for (let j = 0; j < fed.length; ++j) args[fed[j].k] = undefined;   // (no feed kept alive)
-  }
+  if (!planned) return null;
+  // (args keeps these feeds until the next run: the Tensors each input's record keeps already)
+  /** @type {Record<string, Tensor>} */
+  const result = {};
+  result[one.output] = one.prepared.runTensors(args, null, one.n);
+  return result;
 }
 
 export class InferenceSession {
@@ -362,11 +359,11 @@ export class InferenceSession {
         const { spec, slot, symbolic } = input;
         const t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
-        if (!symbolic && input.passed.has(t)) slots[slot] = /** @type {Tensor} */ (t);   // (a Tensor, checked before)
+        if (!symbolic && input.passed === t) slots[slot] = /** @type {Tensor} */ (t);   // (a Tensor, checked before)
         else if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
         else {
           this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
-          if (!symbolic) input.passed.add(t);
+          if (!symbolic) input.passed = t;
           slots[slot] = t;
         }
       }
