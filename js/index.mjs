@@ -1,4 +1,5 @@
-// onnx-wasm: ONNX Gather, Flatten and Reshape in WebAssembly.
+// onnx-wasm: ONNX's data-movement ops (Gather, Flatten, Reshape and the shape ops around them, and
+// com.microsoft GatherBlockQuantized) in WebAssembly.
 // @ts-check
 export { init, runtime, threadsReady, memoryStats } from './runtime.mjs';
 export { Tensor } from './tensor.mjs';
