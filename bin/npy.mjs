@@ -1,5 +1,7 @@
 // NumPy .npy files (format versions 1-3, C order) to { type, data, dims } for a Tensor.
 // @ts-check
+import { elementCount } from '../js/types.mjs';
+
 /** @typedef {import('../js/index.js').TensorType} TensorType */
 /** @typedef {Exclude<import('../js/index.js').TensorData, string[]>} NumericData */
 
@@ -35,7 +37,7 @@ export function parseNpy(bytes, what = '.npy file') {
   if (!descr || !fortran || shapeText === undefined) fail(`cannot read the header ${JSON.stringify(header)}`);
   if (fortran === 'True') fail('Fortran-order arrays are not supported; save with np.ascontiguousarray');
   const dims = shapeText.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-  const size = dims.reduce((a, b) => a * b, 1);
+  const size = elementCount(dims);
   const body = bytes.subarray(start + headerLen);
   const order = descr[0], code = descr.slice(1);
   if (order === '>' && !code.endsWith('1')) fail(`big-endian data ('${descr}') is not supported`);

@@ -2,12 +2,12 @@
 // $craftInvokerFunction. Its default builds each function's invoker as source text with
 // `new Function` (which a page whose Content-Security-Policy lacks 'unsafe-eval' refuses); its
 // DYNAMIC_EXECUTION=0 form is CSP-safe but generic (arguments copied into arrays, apply, a closure
-// per call): 62 to 73 ns a call of numbers here, against 9 to 12 ns with these (bench/boundary.mjs,
-// Node 20). Here each function gets a closure written for its arity (up to 4 arguments, free
-// functions, argument types with no destructor stack: every function of bindings/embind.cpp;
-// tensorCreateHandle's 7 numbers take the number-only form), which does what the generated
-// source would: wire each argument, call, run the argument destructors (a std::string's free),
-// read the return value.
+// per call): several times the cost of these for a call of numbers (bench/boundary.mjs;
+// docs/performance.md, "The boundary"). Here each function gets a closure written for its arity
+// (up to 4 arguments, free functions, argument types with no destructor stack: every function of
+// bindings/embind.cpp; tensorCreateHandle's 7 numbers take the number-only form), which does what
+// the generated source would: wire each argument, call, run the argument destructors (a
+// std::string's free), read the return value.
 // Where every argument is a C++ number (integers of 32 bits or less, float, double) the closure
 // passes the JS values as they are: their toWireType only returns the value (unsigned: >>> 0,
 // which the call's own ToInt32 makes the same bits), and in V8's first tiers, a session's first

@@ -1,24 +1,28 @@
 // The wasm boundary, registered with Embind (EMSCRIPTEN_BINDINGS at the end): tensors made, read
 // and exposed as typed arrays over wasm memory (typed_memory_view), nodes prepared and run, shape
 // inference, the registry and runtime facts. Values cross as Embind types (numbers, std::string,
-// emscripten::val arrays and objects, memory views); no rules of the ops live here. JS calls them
-// as Module.<name> (js/tensor.mjs, node.mjs, prepared.mjs, runtime.mjs). Their invokers come from
-// embind-invoker.js: CSP-safe, and about 3 ns over a plain export (bench/boundary.mjs).
+// emscripten::val arrays and objects, memory views), and on the per-run path as 32-bit integers
+// in two areas of wasm memory: a node's input handles (inputsAddress) and an output's type and
+// dims (infoAddress); no rules of the ops live here. JS calls them as Module.<name> (js/tensor.mjs,
+// node.mjs, prepared.mjs, registry.mjs, runtime.mjs, thread-pool.mjs; nodeRunHandle and
+// tensorDelete through runtime.mjs's runCalls). Their invokers come from embind-invoker.js:
+// CSP-safe, and near a plain export's cost (docs/performance.md, "The boundary").
 //
 // Failures, one way for every call: a call that can fail returns `val`, which is either its
 // result or the failure, an object { code, message } with the code as in src/status_codes.def;
 // js/binding.mjs's check() throws the latter as a typed Error. A malformed call (a value of the
 // wrong kind from JS) is a failure too: each value is checked before Embind converts it, which
 // would otherwise throw through C++ frames. The per-run calls (nodeRunHandle, tensorInfoAddress,
-// tensorCreateHandle) return integers instead, as a val costs 60 to 480 ns to make and read: they
-// report no failure, and 0 sends JS to the val call that does the same work (nodeRun, tensorInfo,
-// tensorCreate).
+// tensorCreateHandle) return integers instead, as a val costs several times a call of numbers to
+// make and read (docs/notes/2026-11-25-embind-boundary.md): they report no failure, and 0 sends
+// JS to the val call that does the same work (nodeRun, tensorInfo, tensorCreate).
 //
 // Memory, one owner rule for every handle: a handle returned to JS (a tensor's or a prepared
 // node's wasm32 address, read with >>> 0) belongs to JS, which frees it exactly once with
 // tensorDelete (Tensor.dispose() or its FinalizationRegistry) or nodeDelete (PreparedNode's). A
-// tensor holds a counted reference to its buffer, so a Reshape/Flatten output keeps its input's
-// data alive after the input is freed. A memory view is valid until its tensor is freed or wasm
+// tensor holds a counted reference to its buffer, so the output of a view (Reshape, Flatten,
+// Identity, Squeeze, Unsqueeze: the ops whose capabilities say `view`) keeps its input's data
+// alive after the input is freed. A memory view is valid until its tensor is freed or wasm
 // memory grows (it then detaches); the info int32s (infoAddress) until the next call that writes
 // them (nodeRunHandle, tensorInfoAddress).
 #include <emscripten/bind.h>
@@ -225,7 +229,8 @@ val tensor_create(int type_id, val dims, bool zeroed) {
 
 // The same for rank <= 4 with the dims as numbers (d0..d3, those beyond the rank ignored), on the
 // path of a Tensor made per run: its handle, or 0 (then JS calls tensorCreate). An array of dims
-// costs three emval calls a dim, about 1 µs for a tensor of rank 1.
+// costs three emval calls a dim, more than the rest of the call
+// (docs/notes/2026-11-25-embind-boundary.md, "Tensors made per run").
 uintptr_t tensor_create_handle(int type_id, int rank, int zeroed, double d0, double d1, double d2, double d3) {
   if (rank < 0 || rank > 4) return 0;
   const double given[4] = {d0, d1, d2, d3};
@@ -283,8 +288,9 @@ val tensor_info(uintptr_t p) {
 // [type id, rank, dims...] of a tensor as int32 in g_info (the per-run path: an output's Tensor
 // reads them once), valid until the next call that writes them; rank -1 for a rank above 62 or a
 // dimension above 2^31 - 1 (then JS calls tensorInfo). Int32, not doubles: in V8's first tiers, a
-// session's first runs, each double read from a Float64Array allocated a heap number (tiny run,
-// runs 2-50: 1.50 against 1.57 µs in Node, 1.63 against 1.75 µs in Deno; lab note 2026-11-26).
+// session's first runs, each double read from a Float64Array allocated a heap number, which
+// showed in a cold tiny run (docs/notes/2026-11-26-cold-runs-at-the-line.md, "An output's type
+// and dims as int32s").
 int32_t g_info[64];
 bool write_info(const ow::Tensor& t) {
   g_info[0] = static_cast<int32_t>(t.type);
@@ -524,8 +530,8 @@ val op_versions() {
 
 // The registry in brief, for what a session checks at every create (which ops run, which read a
 // table by rows): one line a (domain, op), "domain\top\trowsInput\trowsAxis", in the table's
-// order. One string: opVersions() builds every row as objects, some milliseconds in a fresh
-// process, which a session's first result would wait for.
+// order. One string: opVersions() builds every row as objects, which a session's first result
+// would wait for (docs/performance.md, "Figures behind design choices").
 std::string registry_index() {
   std::string out;
   for (const ow::OpVersion& v : ow::op_versions()) {

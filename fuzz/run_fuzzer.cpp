@@ -162,7 +162,8 @@ int64_t count_of(const std::vector<int64_t>& dims) {
   return n;
 }
 
-int element_bits(ElementType t) { return element_type_info(static_cast<int32_t>(t))->bits; }
+// (Named apart from src/element_type.h's element_bits, which this oracle does not call.)
+int type_bits(ElementType t) { return element_type_info(static_cast<int32_t>(t))->bits; }
 
 // Fills a new tensor: int64/int32 `values` when given (indices, shape values), other numbers
 // from the fuzz bytes and then a pattern, strings short and varied.
@@ -311,7 +312,7 @@ void check_gather_output(const Tensor& data, const Tensor& idx, size_t axis, con
   for (size_t i = axis + 1; i < data.dims.size(); ++i) inner *= data.dims[i];
   const int64_t axis_dim = data.dims[axis];
   FUZZ_CHECK(out.buffer != data.buffer, ctx);
-  const int bits = element_bits(data.type);
+  const int bits = type_bits(data.type);
   FUZZ_CHECK(data.is_string() || bits % 8 == 0, ctx);
   const size_t w = static_cast<size_t>(bits / 8);
   for (int64_t o = 0; o < outer; ++o)

@@ -5,6 +5,7 @@
 // Not part of the public API. The Tensors returned belong to the caller.
 // @ts-check
 import { Tensor } from './tensor.mjs';
+import { elementCount } from './types.mjs';
 
 /** @typedef {import('./index.js').Dim} Dim */
 
@@ -26,7 +27,7 @@ export function generateFeeds(session, inputs, symbols, fill) {
   const feeds = {};
   for (const { name, type } of inputs) {
     const dims = /** @type {number[]} */ (resolved.get(name));   // (inputs: the session's)
-    const size = dims.reduce((a, b) => a * b, 1);
+    const size = elementCount(dims);
     const use = consumer(name);
     let data;
     if (use?.opType === 'Reshape' && type === 'int64') {

@@ -1,8 +1,9 @@
 // @ts-check
 // What js/ checks against the registry on every session create: which (domain, op) pairs run, and
 // which input of each may be a table read by rows, along the axis of which attribute. Read once,
-// from the binding's registryIndex (one string), not from opVersions(), which builds every row as
-// objects (some milliseconds in a fresh process, which a session's first result waited for).
+// from the binding's registryIndex (one string), not from opVersions(): building every row as
+// objects was work a session's first result waited for (docs/performance.md, "Figures behind
+// design choices").
 import { getModule } from './runtime.mjs';
 
 /** @typedef {{ rowsInput: number, rowsAxis: string }} OpFacts */

@@ -45,6 +45,16 @@ export function arrayClass(t) {
   return /** @type {any} */ (globalThis)[t.array];
 }
 
+// The element count of dims: their product (0 when a dim is 0, 1 for a scalar's []). The one
+// such product in js/ and bin/; C++ counts with DimProduct (src/checked_mul.h).
+/**
+ * @param {readonly number[]} dims
+ * @returns {number}
+ */
+export function elementCount(dims) {
+  return dims.reduce((a, b) => a * b, 1);
+}
+
 // How many entries of arrayClass(t) hold `size` elements (sub-byte types are packed).
 /**
  * @param {ElementType} t

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build-wasm.sh "$@"
-# Node's ESM entry: the wrapper as one file, which imports in a third of the time of js/'s modules.
+# Node's ESM entry: the wrapper as one file, which imports faster than js/'s modules one by one
+# (docs/performance.md, "Figures behind design choices").
 # The glue files stay separate, imported when needed.
 npx --no-install esbuild js/index.mjs --bundle --platform=node --format=esm --log-level=warning \
   --outfile=dist/index.mjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs

@@ -3,8 +3,8 @@
 # and runs each one, time-bounded:
 #   scripts/fuzz-native.sh                 every target for 60 s (--seconds N to change)
 #   scripts/fuzz-native.sh --quick         the fixed-seed pass of npm test: -seed=1 and a fixed
-#                                          number of runs per target, starting from the checked-in
-#                                          seeds and regression inputs only
+#                                          number of runs per target, starting from the regression
+#                                          inputs (and checked-in seeds, if any) only
 #   scripts/fuzz-native.sh run_fuzzer ...  only the targets named (infer_fuzzer, run_fuzzer,
 #                                          kernels_fuzzer; "infer", "run", "kernels" also work)
 # First the fuzzers' findings as API tests (tests/fuzz-regressions/fuzz_findings_test.cpp, with
@@ -15,15 +15,16 @@
 # copy that input into tests/fuzz-regressions/<target>/ with a name that says what it was, and
 # add a test case of the same name to tests/fuzz-regressions/fuzz_findings_test.cpp (a fuzz input
 # means something only to the fuzzer version that found it; the test case does not depend on it).
-# The working corpus (not in git) grows in build/fuzz/corpus/<target>/; checked-in seeds are in
-# fuzz/corpus/<target>/. Logs: build/fuzz/logs/<target>.log.
+# The working corpus (not in git) grows in build/fuzz/corpus/<target>/; seeds checked in to
+# fuzz/corpus/<target>/ would be read too (none are). Logs: build/fuzz/logs/<target>.log.
 # Needs the Debian (bookworm) packages clang-14, libclang-rt-14-dev and catch2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ALL_TARGETS=(infer_fuzzer run_fuzzer kernels_fuzzer)
 # --quick: executions per target, sized so that the whole pass, an incremental build included,
-# takes well under 2 minutes on 2 cores (10 to 25 s per target at -O1 with the sanitizers).
+# takes well under 2 minutes on 2 cores (the time per target: docs/performance.md, "Figures behind
+# design choices").
 declare -A QUICK_RUNS=([infer_fuzzer]=300000 [run_fuzzer]=200000 [kernels_fuzzer]=500000)
 
 seconds=60

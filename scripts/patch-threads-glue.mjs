@@ -1,8 +1,9 @@
-// Two edits to Emscripten 3.1.6's pthreads glue, for the time to a first result in Node:
+// Two edits to Emscripten 3.1.6's pthreads glue, for the time to a first result in Node (what
+// each cost: docs/performance.md, "Figures behind design choices"):
 // - it loads Node's worker_threads as soon as the module factory is required (to set
-//   global.Worker), 4-5 ms; onnx-wasm only starts its workers after init() has resolved
+//   global.Worker); onnx-wasm only starts its workers after init() has resolved
 //   (js/thread-pool.mjs, startWorkers), so worker_threads is loaded where a worker is created;
-// - it counts cores with os.cpus(), which reads and parses every CPU's details (0.3 ms);
+// - it counts cores with os.cpus(), which reads and parses every CPU's details;
 //   os.availableParallelism() (Node >= 18.14) gives the count alone.
 // And one to its worker script (the .worker.js next to the glue), for Deno: Deno's worker_threads
 // run in a web worker whose global `location` has a getter only, so the worker's

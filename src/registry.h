@@ -1,8 +1,8 @@
 // The opset registry: one table (registry.cpp) of every supported op version, keyed by
 // (domain, op, [since, until]), with its type constraints per input, its allowed attributes, its
 // capabilities, and the functions that implement it: parse (attributes into typed parameters,
-// once, when a node is prepared), infer (shapes) and run. Adding an op is a row here and a file in
-// ops/ (docs/architecture.md, "Adding an op").
+// once, when a node is prepared), infer (shapes) and run. Adding an op is a row in that table and
+// a file in ops/ (docs/architecture.md, "Adding an op").
 #pragma once
 #include <memory>
 #include <string>

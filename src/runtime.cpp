@@ -21,13 +21,9 @@ Status check_output_sizes(const OpVersion& v, const std::vector<ValueInfo>& outp
   for (const ValueInfo& o : outputs) {
     if (!o.fully_known()) continue;
     // Counted as make_tensor counts: a zero dim makes an empty tensor even if the rest overflow.
-    bool zero = false, overflow = false;
-    int64_t product = 1;
-    for (const Dim& d : o.dims) {
-      zero |= d.value == 0;
-      overflow |= mul_overflows(product, d.value, &product);
-    }
-    if (overflow && !zero)
+    DimProduct product;
+    for (const Dim& d : o.dims) product.mul(d.value);
+    if (product.overflows())
       return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": the output shape " + o.shape_string() +
                                            " has an element count that overflows int64");
   }

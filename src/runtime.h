@@ -1,7 +1,9 @@
-// The two entry points behind the JS API: shape inference of one node, and running one node.
-// Both resolve the op version for the (domain, op, opset), check inputs and attributes against
-// the registry, and return a Status; neither aborts. On error the outputs are left empty. An
-// omitted optional input is a ValueInfo of type Undefined, or a null Tensor.
+// The entry points behind the JS API: shape inference of one node (infer_node: inferShapes and a
+// session's create), one node run once (run_node: runNode), and a node prepared once and run many
+// times (PreparedOp: PreparedNode and every node of a session). Each resolves the op version for
+// the (domain, op, opset), checks inputs and attributes against the registry, and returns a
+// Status; none aborts. On error no output is written. An omitted optional input is a ValueInfo of
+// type Undefined, or a null Tensor.
 #pragma once
 #include <string>
 #include <vector>

@@ -27,39 +27,34 @@ std::string ValueInfo::shape_string() const {
 }
 
 Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* overflow) {
-  for (size_t i = begin; i < end; ++i)
-    if (dims[i].is_known() && dims[i].value == 0) return Dim::known(0);  // 0 times anything
-  int64_t product = 1;
+  DimProduct product;
   const Dim* only_symbol = nullptr;
   int not_known = 0;
-  *overflow = false;
   for (size_t i = begin; i < end; ++i) {
     const Dim& d = dims[i];
     if (d.is_known()) {
-      if (mul_overflows(product, d.value, &product)) *overflow = true;
+      product.mul(d.value);
     } else {
       ++not_known;
       if (d.kind == Dim::Kind::Symbol) only_symbol = &d;
     }
   }
+  *overflow = product.overflows();
   if (*overflow) return Dim::unknown();
-  if (not_known == 0) return Dim::known(product);
-  if (not_known == 1 && only_symbol && product == 1) return *only_symbol;
+  // A known 0 makes the product 0 whatever the other dims are, known or not.
+  if (not_known == 0 || product.value() == 0) return Dim::known(product.value());
+  if (not_known == 1 && only_symbol && product.value() == 1) return *only_symbol;
   return Dim::unknown();
 }
 
 bool checked_product(const std::vector<int64_t>& dims, int64_t* out) {
-  bool zero = false;
+  DimProduct product;
   for (int64_t d : dims) {
     if (d < 0) return false;
-    zero |= d == 0;
+    product.mul(d);
   }
-  int64_t p = 1;
-  // A zero dim makes the product 0 whatever the others are, even if their product overflows.
-  if (!zero)
-    for (int64_t d : dims)
-      if (mul_overflows(p, d, &p)) return false;
-  *out = zero ? 0 : p;
+  if (product.overflows()) return false;
+  *out = product.value();
   return true;
 }
 

@@ -46,12 +46,13 @@ struct ValueInfo {
   std::string shape_string() const;  // "[2, batch, ?]" or "[unknown rank]"
 };
 
-// Product of dims[begin, end): a number when all are known (nullopt-free overflow check via ok),
-// the symbol when exactly one symbol takes part and every known dim is 1, otherwise unknown.
-// Sets *overflow when the known product overflows int64.
+// Product of dims[begin, end): 0 when a known dim is 0 (whatever the others are), else a number
+// when all are known, the symbol when exactly one symbol takes part and every known dim is 1,
+// otherwise unknown. *overflow: whether the known dims' product overflows int64 with no dim 0
+// (the result is then unknown). The zero rule is DimProduct's (checked_mul.h).
 Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* overflow);
 
-// Product of concrete dims; false on overflow or a negative dim.
+// Product of concrete dims, 0 when one is 0 (DimProduct); false on overflow or a negative dim.
 bool checked_product(const std::vector<int64_t>& dims, int64_t* out);
 
 }  // namespace onnxwasm

@@ -17,12 +17,13 @@ namespace {
 
 #if defined(__wasm32__)
 // Emscripten's malloc (dlmalloc) asks sbrk for less than 2 GiB at a time (HALF_MAX_SIZE_T), so a
-// block above about 2 GiB was refused even where wasm32's 4 GiB memory would hold it. A large
-// block therefore first grows the allocator's top chunk in 64 MiB steps, held and then freed back
-// in reverse order (each merges into the top chunk), until the steps alone would hold the block;
-// the block is then carved from the top with no sbrk. Small steps matter once any sbrk has failed:
-// dlmalloc then asks for a whole request, not just what its top lacks, so a step can overshoot by
-// at most its size. A step that fails ends the steps: out of memory.
+// block above about 2 GiB was refused even where wasm32's 4 GiB memory would hold it. A block
+// above 1 GiB (kLarge) therefore first grows the allocator's top chunk in 64 MiB steps, held and
+// then freed back in reverse order (each merges into the top chunk), until the steps alone would
+// hold the block and 1 MiB more; the block is then carved from the top with no sbrk. Small steps
+// matter once any sbrk has failed: dlmalloc then asks for a whole request, not just what its top
+// lacks, so a step can overshoot by at most its size. A step that fails ends the steps: out of
+// memory.
 void* aligned_block(size_t bytes) {
   constexpr size_t kLarge = size_t{1} << 30, kStep = size_t{64} << 20, kSlack = size_t{1} << 20;
   if (bytes <= kLarge) return std::aligned_alloc(16, bytes);
@@ -86,14 +87,14 @@ Status Buffer::allocate_strings(int64_t count, BufferRef* out) {
   b->strings_ = reinterpret_cast<std::string*>(b->data_);
   for (int64_t i = 0; i < count; ++i) new (&b->strings_[i]) std::string();
   b->string_count_ = count;
-  b->data_ = nullptr;   // string tensors have no raw bytes (data() is null, as before)
+  b->data_ = nullptr;   // string tensors have no raw bytes: data() is null
   *out = BufferRef(b);
   return Status::ok();
 }
 
 int64_t Tensor::element_count() const {
   int64_t n = 0;
-  // As make_tensor counted: a zero dim makes 0 even when the other dims' product overflows.
+  // As make_tensor counted (check_dims), so a zero dim makes 0 (0 too for dims it would refuse).
   return checked_product(dims, &n) ? n : 0;
 }
 

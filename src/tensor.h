@@ -1,5 +1,6 @@
-// Tensor: element type, concrete dims and a shared buffer in (wasm) memory. Reshape and
-// Flatten outputs share their input's Buffer; the Buffer is freed when its last Tensor goes.
+// Tensor: element type, concrete dims and a shared buffer in (wasm) memory. The outputs of views
+// (the ops whose capabilities say `view`: Reshape, Flatten, Identity, Squeeze, Unsqueeze) share
+// their input's Buffer; the Buffer is freed when its last Tensor goes.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -14,8 +15,8 @@ namespace onnxwasm {
 class BufferRef;
 
 // One allocation: this header, then the tensor's storage (16-byte aligned): raw bytes or an array
-// of std::string. Tensors share it through BufferRef (Reshape and Flatten outputs share their
-// input's); it is freed with the last one. The count is not atomic: tensors are made, copied and
+// of std::string. Tensors share it through BufferRef (views' outputs share their input's); it is
+// freed with the last one. The count is not atomic: tensors are made, copied and
 // freed on the calling thread only (pool workers only read and write the bytes of a gather).
 class Buffer {
  public:
@@ -78,7 +79,9 @@ struct Tensor {
   std::vector<int64_t> dims;
   BufferRef buffer;
 
-  int64_t element_count() const;  // dims were checked at creation: no overflow
+  // The product of dims (checked_product: 0 when a dim is 0); dims were checked at creation, so
+  // it does not overflow.
+  int64_t element_count() const;
   bool is_string() const { return type == ElementType::String; }
 };
 

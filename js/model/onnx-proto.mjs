@@ -4,8 +4,9 @@
 // (onnx-buf) gives: camelCase names, proto defaults for absent fields, int64 as bigint, bytes as
 // Uint8Array views into the input (raw_data is not copied), oneofs as { case, value }. Fields the
 // loader does not read are skipped without being decoded, subgraphs (If/Loop bodies) included, so
-// nesting is bounded. It replaces @bufbuild/protobuf + onnx-buf at run time: evaluating those
-// took 27 ms or more before a first session, and 65 KB.
+// nesting is bounded. It replaces @bufbuild/protobuf + onnx-buf at run time, whose evaluation a
+// first session waited for, and which are several times its size (docs/performance.md, "Figures
+// behind design choices").
 // Malformed input throws an Error saying where (the loader turns it into a ModelError).
 // @ts-check
 

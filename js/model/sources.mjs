@@ -1,9 +1,11 @@
-// Where the bytes of a model and of its external data come from, and how they reach wasm memory:
-// a file in Node (positioned fs.readSync straight into a view of wasm memory: no whole-file
-// Buffer, no 2 GiB limit), a Blob or File (sliced and read in bounded chunks), a URL (fetched and
-// streamed; a Range request when only part is needed; resumed when it stops early) or bytes already in JS memory. Every source
-// reads [offset, offset + length) into wasm memory at an address; files, Blobs and bytes can
-// also read scattered runs of rows, for tables kept outside wasm memory.
+// Where the bytes of a model and of its external data come from. A model's own bytes are read
+// whole into JS memory, where the decoder reads them (readModel). External data reaches wasm
+// memory through a source: a file in Node (positioned fs.readSync straight into a view of wasm
+// memory: no whole-file Buffer, no 2 GiB limit), a Blob or File (sliced and read in bounded
+// chunks), a URL (fetched and streamed; a Range request when only part is needed; resumed when it
+// stops early) or bytes already in JS memory; a copy in the OPFS cache is opfs-source.mjs's
+// OpfsSource. Every source reads [offset, offset + length) into wasm memory at an address; all
+// but a URL can also read scattered runs of rows, for tables kept outside wasm memory.
 // Memory: nothing here allocates in wasm memory; callers own the addresses they pass.
 // @ts-check
 import { ModelError } from '../generated/errors.mjs';
@@ -33,7 +35,9 @@ const BLOB_CHUNK = 16 * MiB;           // one Blob slice held in JS memory
 const BLOB_READS_IN_FLIGHT = 8;        // slices read at once for a table kept in a Blob
 
 
-// Node's fs and path, or null outside Node (process.getBuiltinModule avoids import()'s 3 ms).
+// Node's fs and path, or null outside Node (process.getBuiltinModule returns them at once, where
+// import() builds an ES module wrapper first: docs/performance.md, "Figures behind design
+// choices").
 /** @returns {Promise<NodeModules | null>} */
 export async function nodeModules() {
   if (!isNode) return null;
@@ -45,7 +49,7 @@ export async function nodeModules() {
   return { fs: await get('node:fs'), path: await get('node:path') };
 }
 
-// A short read: the bytes ran out before `length`. `got` bytes were read from `offset`.
+// A short read: the source holds fewer bytes than a read needs; `size`, the bytes it holds.
 export class ShortRead extends Error {
   /** @param {number} size */
   constructor(size) {
@@ -181,10 +185,10 @@ export class BlobSource {
       progress?.add(n);
     }
   }
-  // Slices are read a few at a time, as each read of a File waits on the browser's file I/O. In
-  // Chromium 512 scattered rows of a 2.76 GB File took 391 ms one after another and 258 ms this
-  // way (bench:tables); on a 1.08 GB File 8, 32 and 64 at a time all took about 370 ms: the
-  // browser's cost per read (about 0.7 ms) dominates.
+  // Slices are read a few at a time, as each read of a File waits on the browser's file I/O: a few
+  // in flight overlap those waits, and more in flight gained nothing, the browser's own cost per
+  // read dominating (npm run bench:tables in Chromium; docs/performance.md, "Figures behind
+  // design choices").
   /**
    * @param {ReadRun[]} runs
    * @param {number} end

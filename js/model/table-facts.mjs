@@ -4,6 +4,7 @@
 // source's size.
 // @ts-check
 import { ModelError } from '../generated/errors.mjs';
+import { elementCount } from '../types.mjs';
 import { dimsOf, elementType } from './tensor-proto.mjs';
 
 // A table's facts, as tableFacts() works them out.
@@ -26,7 +27,7 @@ import { dimsOf, elementType } from './tensor-proto.mjs';
  * @param {{ bits: number }} t
  * @param {readonly number[]} dims
  */
-export const tableBytes = (t, dims) => Math.ceil((dims.reduce((a, b) => a * b, 1) * t.bits) / 8);
+export const tableBytes = (t, dims) => Math.ceil((elementCount(dims) * t.bits) / 8);
 
 /** @param {number} bytes */
 export const sizeText = (bytes) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${bytes} bytes`);

@@ -5,7 +5,7 @@
 // @ts-check
 import { ModelError } from '../generated/errors.mjs';
 import { Tensor } from '../tensor.mjs';
-import { arrayClass, storageLength, typeById } from '../types.mjs';
+import { arrayClass, elementCount, storageLength, typeById } from '../types.mjs';
 import { decodeTensor } from './onnx-proto.mjs';
 
 /** @typedef {import('./onnx-proto.mjs').TensorProto} TensorProto */
@@ -91,7 +91,7 @@ export function tensorFromProto(proto, { external } = {}) {
   const what = `tensor '${proto.name}'`;
   const t = elementType(proto.dataType, what);
   const dims = dimsOf(proto, what);
-  const size = dims.reduce((a, b) => a * b, 1);
+  const size = elementCount(dims);
   const length = storageLength(t, size);
   const Cls = arrayClass(t);
   let bytes = null;

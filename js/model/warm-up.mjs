@@ -3,15 +3,14 @@
 // made with onnx-buf; tests/js/session.test.mjs decodes it). V8 runs a function in its interpreter
 // until it has been called enough; the run path of a session (run, the feed checks, the prepared
 // node, the tensor handles) is shared by every session, so 60 runs here let a user's first runs
-// start on compiled code. Measured on the tiny Gather in Node 20: runs 2 to 50 of a fresh
-// session, median, 5.1 µs against 1.2 µs once warm, before this (bench/cold-runs.mjs). 60, not
-// the 40 of an async run(): once run() settled at once (each run cheaper), V8's batch of baseline
-// (Sparkplug) compilation with it fell on the user's first run after 40, which took 130 to 155 µs
-// against 54 to 77 after 60 (medians of 7 fresh processes). Since a graph of one node runs by
-// its plan once its feeds have passed their checks (session.mjs, oneNodePlan), every fourth run
-// feeds a new Tensor so that the general path a user's first run takes is compiled too: that
-// first run took 34 against 54 µs (medians of 10 processes; runs 2 to 50 unchanged, 1.60
-// against 1.54 µs, and the first result 23.3 ms either way).
+// start on compiled code: before this, runs 2 to 50 of a fresh session were several times the
+// steady state (bench/cold-runs.mjs). 60, not the 40 of an async run(): once run() settled at once
+// (each run cheaper), V8's batch of baseline (Sparkplug) compilation with it fell on the user's
+// first run after 40 runs, and no longer after 60. Since a graph of one node runs by its plan once
+// its feeds have passed their checks (plan.mjs, oneNodePlan), every fourth run (session.mjs)
+// feeds a new Tensor so that the general path a user's first run takes is compiled too, which
+// made that first run faster and left runs 2 to 50 and the first result as they were. Figures:
+// docs/performance.md ("Figures behind design choices") and the cold-run notes in docs/notes/.
 // @ts-check
 export const WARM_UP_MODEL = new Uint8Array([
   8, 8, 58, 102, 10, 30, 10, 1, 100, 10, 1, 105, 18, 1, 111, 34, 6, 71, 97, 116, 104, 101, 114, 42, 11, 10, 4, 97,

@@ -202,8 +202,9 @@ Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const
       plan.touch = plan.element && n >= plan.row_bytes / 64;
       // Large element gathers are split over threads (in builds that have them): by rows of the
       // outer dimensions when there are enough, else by ranges of indices. Slice gathers are block
-      // copies bound by memory bandwidth: split on 2 cores they measured 2-4x slower in Node
-      // (bench/threads.mjs), so they stay on the calling thread.
+      // copies bound by memory bandwidth, which more threads do not add: split over threads they
+      // ran slower (bench/threads.mjs; docs/performance.md, "Figures behind design choices"), so
+      // they stay on the calling thread.
       const size_t threads =
           plan.element && static_cast<size_t>(out_bytes) >= kParallelBytes ? parallel_threads() : 1;
       plan.by_rows = plan.outer >= threads;

@@ -64,14 +64,13 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
     // Cancel symbols that stand on both sides, then compare (or solve with) the numeric rest.
     std::vector<bool> used(input.dims.size(), false);
     // A known 0 makes a side's product 0 even when its other dims overflow (as make_tensor counts).
-    bool output_numeric = true, out_overflow = false, out_zero = false;
-    int64_t out_product = 1;
+    bool output_numeric = true;
+    DimProduct out_side;
     for (size_t i = 0; i < result.dims.size(); ++i) {
       if (static_cast<int>(i) == minus_one) continue;
       const Dim& d = result.dims[i];
       if (d.is_known()) {
-        out_overflow |= mul_overflows(out_product, d.value, &out_product);
-        out_zero |= d.value == 0;
+        out_side.mul(d.value);
         continue;
       }
       bool matched = false;
@@ -80,24 +79,23 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
           if (!used[j] && input.dims[j] == d) used[j] = matched = true;
       if (!matched) output_numeric = false;
     }
-    bool input_numeric = true, cancelled = false, in_overflow = false, in_zero = false;
-    int64_t in_product = 1;
+    bool input_numeric = true, cancelled = false;
+    DimProduct in_side;
     for (size_t j = 0; j < input.dims.size(); ++j) {
       if (used[j]) {
         cancelled = true;
         continue;
       }
       if (input.dims[j].is_known()) {
-        in_overflow |= mul_overflows(in_product, input.dims[j].value, &in_product);
-        in_zero |= input.dims[j].value == 0;
+        in_side.mul(input.dims[j].value);
       } else {
         input_numeric = false;
       }
     }
-    // With a zero, the product wrapped on overflow was then multiplied by 0: it is 0.
-    if ((out_overflow && !out_zero) || (in_overflow && !in_zero))
+    if (out_side.overflows() || in_side.overflows())
       return ONNXWASM_ERROR(StatusCode::Shape, label + ": the element count of " + input.shape_string() + " or of shape " +
                                            list_string(shape) + " overflows int64");
+    const int64_t out_product = out_side.value(), in_product = in_side.value();
     if (input_numeric && output_numeric) {
       const std::string counts = label + ": cannot reshape " + input.shape_string() + " to " + list_string(shape);
       if (minus_one >= 0) {

@@ -1,5 +1,5 @@
-// The run function of the ops whose capabilities say `view` (Reshape, Flatten): O(1), the output
-// shares the input's buffer.
+// The run function of the ops whose capabilities say `view` (Reshape, Flatten, Identity, Squeeze,
+// Unsqueeze): O(1), the output shares the input's buffer, with the dims inference gave.
 #include "ops.h"
 
 namespace onnxwasm {
