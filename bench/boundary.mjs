@@ -27,7 +27,9 @@ function perCall(fn, n = 200000) {
 const handle = (r) => { if (typeof r !== 'number') throw new Error(`binding failed: ${r.code} ${r.message}`); return r; };
 const data = handle(m.tensorCreate(1, [10, 10], true));
 const indices = handle(m.tensorCreate(7, [3], true));
-const { node } = m.prepareNode('Gather', 13, [{ name: 'axis', kind: 'INT', value: 0 }]);
+const { node } = m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'INT', value: 0 }]);
+// A prepared node reads its input handles from the binding's input area (js/prepared.mjs).
+new Uint32Array(m.HEAPU8.buffer, m.inputsAddress(2), 2).set([data, indices]);
 
 const rows = [
   ['plain wasm export, no argument (malloc(0), for scale)', () => m._free(m._malloc(0))],
@@ -36,9 +38,9 @@ const rows = [
   ['Embind, 2 handles in, bool out (tensorSharesBuffer)', () => m.tensorSharesBuffer(data, indices)],
   ['Embind, val { type, dims } out (tensorInfo)', () => m.tensorInfo(data)],
   ['Embind, typed_memory_view out (tensorData)', () => m.tensorData(data)],
-  ['tiny Gather run with integers: nodeRunHandle (info written) + tensorDelete', () => m.tensorDelete(m.nodeRunHandle(node, data, indices, 2))],
+  ['tiny Gather run with integers: nodeRunHandle (info written) + tensorDelete', () => m.tensorDelete(m.nodeRunHandle(node, 2))],
   ['tiny Gather run with vals: nodeRun + tensorInfo + tensorDelete', () => {
-    const h = m.nodeRun(node, data, indices, 2);
+    const h = m.nodeRun(node, 2);
     m.tensorInfo(h);
     m.tensorDelete(h);
   }],

@@ -9,7 +9,7 @@ import { check } from './binding.mjs';
 import { invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule, loadedModule, refreshInfo, runCalls } from './runtime.mjs';
-import { TYPES_BY_ID, arrayClass, storageLength, typeById, typeByName } from './types.mjs';
+import { TYPES_BY_ID, arrayClass, elementCount, storageLength, typeById, typeByName } from './types.mjs';
 
 /** @typedef {import('./wasm-module.mjs').WasmModule} WasmModule */
 /** @typedef {import('./wasm-module.mjs').WasmView} WasmView */
@@ -31,8 +31,8 @@ const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((/** @type {number} */ ptr) => getModule().tensorDelete(ptr))
   : null;
 
-// Registering with the FinalizationRegistry costs about 0.4 µs, as much as a whole tiny Gather,
-// and most tensors (run outputs) are disposed in the task that made them. So new tensors wait
+// Registering with the FinalizationRegistry costs as much as a whole tiny Gather
+// (docs/performance.md), and most tensors (run outputs) are disposed in the task that made them. So new tensors wait
 // here and are registered at the end of the task (a timer), or as soon as 256 wait, unless
 // disposed by then. Finalizers run between tasks anyway: a tensor dropped without dispose() is
 // still freed once collected, at most one task or 256 tensors later.
@@ -148,7 +148,7 @@ export class Tensor {
   /** @type {WasmView | string[] | null} */
   #view = null;    // the typed array over wasm memory, or the string[] (#stringArray)
   // FROZEN: #dims is frozen (when first read, below); REGISTERED: with the finalizer. (One field
-  // for both: each private field costs a run output about 10 ns to make in V8's first tiers.)
+  // for both: each private field costs a run output time to make in V8's first tiers.)
   #flags = 0;
 
   static {
@@ -198,7 +198,7 @@ export class Tensor {
     const values = /** @type {TensorData} */ (isArray ? fromPlainArray(t, /** @type {(number | bigint | string | boolean)[]} */ (data)) : data);
     const shape = dims !== undefined ? checkDims(/** @type {ArrayLike<number | bigint>} */ (dims))
       : [t.name === 'string' ? values.length : (values.length * arrayClass(t).BYTES_PER_ELEMENT * 8) / t.bits];
-    const size = shape.reduce((a, b) => a * b, 1);
+    const size = elementCount(shape);
     const expected = storageLength(t, size);
     if (values.length !== expected)
       throw invalidArgument(`${t.name} tensor of dims [${shape.join(', ')}] (${size} elements) needs ${expected} ${t.array === 'Array' ? 'strings' : `${t.array} entries`}, got ${values.length}`);
@@ -207,7 +207,7 @@ export class Tensor {
     // grow memory, which detaches such a view in one-thread builds: keep its place to view it again.
     const inWasm = t.name !== 'string' && /** @type {WasmView} */ (values).buffer === m.HEAPU8.buffer;
     const srcOffset = inWasm ? /** @type {WasmView} */ (values).byteOffset : 0, srcBytes = inWasm ? /** @type {WasmView} */ (values).byteLength : 0;
-    // Not zeroed: every byte is written below (a 1 GB tensor was touched twice, at 2.5 s per GB).
+    // Not zeroed: every byte is written below (zeroing would touch a large tensor's memory twice).
     this.#adopt(createHandle(m, t.id, shape, t.name === 'string'), shape, t);
     Object.freeze(shape);   // (a caller's tensor, whose dims are read)
     this.#flags |= FROZEN;
@@ -263,7 +263,7 @@ export class Tensor {
 
   get type() { return this.#type.name; }
   // (Frozen when first read: most run outputs are disposed unread, and Object.freeze is a call
-  // into V8's runtime, 40 ns even in optimized code, a twentieth of a tiny Gather.)
+  // into V8's runtime, even in optimized code: docs/performance.md.)
   get dims() {
     if (!(this.#flags & FROZEN)) {
       Object.freeze(this.#dims);
@@ -273,7 +273,7 @@ export class Tensor {
   }
 
   get size() {
-    return this.#dims.reduce((a, b) => a * b, 1);
+    return elementCount(this.#dims);
   }
   get disposed() { return !this.#ptr; }
 

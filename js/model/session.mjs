@@ -310,8 +310,8 @@ export class InferenceSession {
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
   // `fetches` (names) selects outputs, or any other value of the graph.
   // This is the hot path of a small model: no closures, no strings built unless there is an error.
-  // It runs at once and returns a settled promise: as an async function, run() cost about 1 µs
-  // more a run in V8's first tiers, a fifth of a cold run (README, Cold runs). Only a Gather that
+  // It runs at once and returns a settled promise: as an async function, run() cost more a run in
+  // V8's first tiers (docs/performance.md, figures behind design choices). Only a Gather that
   // reads a table by rows from its source awaits (#finishReadingTables takes over there). Nothing
   // is partial: on an error every tensor the run made is freed.
   /**
@@ -322,7 +322,7 @@ export class InferenceSession {
   run(feeds, fetches) {
     // What the run has made so far, freed if it fails: node outputs (produced) and the Tensors made
     // of { type, data, dims } feeds (temporaries). (Locals, not a record object: in V8's first
-    // tiers, a session's first runs, making one cost a run 40 ns.)
+    // tiers, a session's first runs, making one cost each run time; docs/performance.md.)
     let produced = /** @type {Tensor[] | null} */ (null), temporaries = /** @type {Tensor[] | null} */ (null);
     try {
       if (this.#released) throw new DisposedError('this session was released');
