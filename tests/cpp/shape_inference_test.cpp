@@ -18,9 +18,13 @@
 #include <vector>
 
 #include "src/runtime.h"
+#include "tests/cpp/shape_notation.h"
 
 using namespace onnxwasm;
 using E = ElementType;
+
+using onnxwasm_test::describe;
+using onnxwasm_test::parse_shape;
 
 namespace {
 
@@ -101,52 +105,7 @@ bool has(const Types& ts, E t) {
 
 // ---- Building inputs, attributes and expected shapes ----
 
-// "[2, batch, ?]": numbers are known dims, "?" unknown, other words symbols; "*" is an unknown rank.
-ValueInfo parse_shape(E type, const std::string& s) {
-  ValueInfo v;
-  v.type = type;
-  if (s == "*") {
-    v.rank_known = false;
-    return v;
-  }
-  REQUIRE(s.size() >= 2);
-  REQUIRE(s.front() == '[');
-  REQUIRE(s.back() == ']');
-  std::string item;
-  auto flush = [&] {
-    const size_t b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
-    const std::string w = b == std::string::npos ? "" : item.substr(b, e - b + 1);
-    item.clear();
-    if (w.empty()) return;
-    if (w == "?")
-      v.dims.push_back(Dim::unknown());
-    else if ((w[0] >= '0' && w[0] <= '9') || w[0] == '-')
-      v.dims.push_back(Dim::known(std::stoll(w)));
-    else
-      v.dims.push_back(Dim::named(w));
-  };
-  for (size_t i = 1; i + 1 < s.size(); ++i) {
-    if (s[i] == ',')
-      flush();
-    else
-      item += s[i];
-  }
-  flush();
-  return v;
-}
-
-// This file's own printing of a shape, in parse_shape's notation.
-std::string describe(const ValueInfo& v) {
-  if (!v.rank_known) return "*";
-  std::string s = "[";
-  for (size_t i = 0; i < v.dims.size(); ++i) {
-    const Dim& d = v.dims[i];
-    s += i ? ", " : "";
-    s += d.kind == Dim::Kind::Known ? std::to_string(d.value) : d.kind == Dim::Kind::Symbol ? d.symbol : "?";
-  }
-  return s + "]";
-}
-
+// Shapes in the notation of shape_notation.h: "[2, batch, ?]", "*".
 ValueInfo T(E type, const std::string& dims) { return parse_shape(type, dims); }
 // A constant int64 1-D input with known values (Reshape's shape).
 ValueInfo Values(std::vector<int64_t> values) {

@@ -1,0 +1,59 @@
+// The shape notation of the Catch2 tables: "[2, batch, ?]" (numbers are known dims, "?" unknown,
+// other words symbols; "*" an unknown rank), parsed into a ValueInfo and printed back. The tests'
+// own notation, apart from ValueInfo::shape_string, which they check.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "src/shape.h"
+
+namespace onnxwasm_test {
+
+inline onnxwasm::ValueInfo parse_shape(onnxwasm::ElementType type, const std::string& s) {
+  using onnxwasm::Dim;
+  onnxwasm::ValueInfo v;
+  v.type = type;
+  if (s == "*") {
+    v.rank_known = false;
+    return v;
+  }
+  REQUIRE(s.size() >= 2);
+  REQUIRE(s.front() == '[');
+  REQUIRE(s.back() == ']');
+  std::string item;
+  auto flush = [&] {
+    const size_t b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+    const std::string w = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+    item.clear();
+    if (w.empty()) return;
+    if (w == "?")
+      v.dims.push_back(Dim::unknown());
+    else if ((w[0] >= '0' && w[0] <= '9') || w[0] == '-')
+      v.dims.push_back(Dim::known(std::stoll(w)));
+    else
+      v.dims.push_back(Dim::named(w));
+  };
+  for (size_t i = 1; i + 1 < s.size(); ++i) {
+    if (s[i] == ',')
+      flush();
+    else
+      item += s[i];
+  }
+  flush();
+  return v;
+}
+
+inline std::string describe(const onnxwasm::ValueInfo& v) {
+  using onnxwasm::Dim;
+  if (!v.rank_known) return "*";
+  std::string s = "[";
+  for (size_t i = 0; i < v.dims.size(); ++i) {
+    const Dim& d = v.dims[i];
+    s += i ? ", " : "";
+    s += d.kind == Dim::Kind::Known ? std::to_string(d.value) : d.kind == Dim::Kind::Symbol ? d.symbol : "?";
+  }
+  return s + "]";
+}
+
+}  // namespace onnxwasm_test
