@@ -15,6 +15,7 @@
 
 #include "../kernels/dequantize.h"
 #include "../kernels/float16.h"
+#include "../parallel.h"
 #include "ops.h"
 
 namespace onnxwasm {
@@ -164,6 +165,41 @@ void dequantize_block(const Run& r, int64_t first, float* out) {
   }
 }
 
+// Gathers at least this large (output bytes) are split across threads, as Gather's element
+// gathers are (each block is dequantized on its own: no part waits on another).
+constexpr size_t kParallelBytes = size_t{256} * 1024;
+
+// One run's output, split into `parts` equal ranges of its `blocks` output blocks.
+struct OutputPlan {
+  const Run* run;
+  const DequantizeKernels* kernels;
+  const uint32_t* norm;
+  size_t n, blocks, parts;
+  int64_t axis_dim;
+  ElementType out_type;
+  void* dst;
+  std::unique_ptr<float, FreeDeleter> scratch;  // r.block floats a part (float16/bfloat16 outputs)
+};
+
+void run_output_part(void* ctx, size_t part) {
+  const OutputPlan& p = *static_cast<const OutputPlan*>(ctx);
+  const Run& r = *p.run;
+  const size_t begin = p.blocks * part / p.parts, end = p.blocks * (part + 1) / p.parts;
+  float* scratch = p.scratch ? p.scratch.get() + part * static_cast<size_t>(r.block) : nullptr;
+  for (size_t b = begin; b < end; ++b) {
+    const int64_t m = static_cast<int64_t>(b / p.n);
+    const int64_t first = (m * p.axis_dim + p.norm[b % p.n]) * r.block;
+    const int64_t at = static_cast<int64_t>(b) * r.block;
+    if (p.out_type == ElementType::Float) {
+      dequantize_block(r, first, static_cast<float*>(p.dst) + at);
+      continue;
+    }
+    dequantize_block(r, first, scratch);
+    (p.out_type == ElementType::Float16 ? p.kernels->to_half : p.kernels->to_bfloat16)(
+        static_cast<size_t>(r.block), scratch, static_cast<uint16_t*>(p.dst) + at);
+  }
+}
+
 }  // namespace
 
 Status parse_gather_block_quantized(const OpVersion& v, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
@@ -259,29 +295,30 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(scales.type, std::move(out_dims), &result, /*zeroed=*/false));
   if (out_count > 0) {
-    // float16 and bfloat16 outputs are dequantized into floats first, one block at a time, then
-    // narrowed.
-    std::unique_ptr<float, FreeDeleter> scratch;
+    // Output blocks (one a gathered index, for each outer index) in parts, over threads where the
+    // build has them and the output is large (each part runs on a thread of the pool). float16 and
+    // bfloat16 outputs are dequantized into floats first, one block at a time, in each part's own
+    // scratch, then narrowed.
+    const size_t blocks = static_cast<size_t>(outer) * n;
+    const size_t threads = static_cast<size_t>(out_bytes) >= kParallelBytes ? parallel_threads() : 1;
+    OutputPlan plan;
+    plan.run = &r;
+    plan.kernels = &k;
+    plan.norm = norm.get();
+    plan.n = n;
+    plan.axis_dim = axis_dim;
+    plan.blocks = blocks;
+    plan.parts = threads == 1 ? 1 : std::min(threads * 4, blocks);
+    plan.out_type = scales.type;
+    plan.dst = result.buffer->data();   // (16-byte aligned: floats or uint16s)
     if (scales.type != ElementType::Float) {
-      scratch.reset(static_cast<float*>(std::malloc(static_cast<size_t>(r.block) * sizeof(float))));
-      if (!scratch)
-        return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " +
-                                                   std::to_string(r.block * 4) + " bytes for a block of output");
+      const size_t scratch_bytes = plan.parts * static_cast<size_t>(r.block) * sizeof(float);
+      plan.scratch.reset(static_cast<float*>(std::malloc(scratch_bytes)));
+      if (!plan.scratch)
+        return ONNXWASM_ERROR(StatusCode::OutOfMemory, v.label() + ": cannot allocate " + std::to_string(scratch_bytes) +
+                                                   " bytes for blocks of output");
     }
-    void* dst = result.buffer->data();   // (16-byte aligned: floats or uint16s)
-    for (int64_t m = 0; m < outer; ++m) {
-      for (size_t i = 0; i < n; ++i) {
-        const int64_t first = (m * axis_dim + norm.get()[i]) * r.block;
-        const int64_t at = m * static_cast<int64_t>(n) + static_cast<int64_t>(i);
-        if (scales.type == ElementType::Float) {
-          dequantize_block(r, first, static_cast<float*>(dst) + at * r.block);
-          continue;
-        }
-        dequantize_block(r, first, scratch.get());
-        (scales.type == ElementType::Float16 ? k.to_half : k.to_bfloat16)(static_cast<size_t>(r.block), scratch.get(),
-                                                                          static_cast<uint16_t*>(dst) + at * r.block);
-      }
-    }
+    parallel_for(plan.parts, run_output_part, &plan);
   }
   out->push_back(std::move(result));
   return Status::ok();

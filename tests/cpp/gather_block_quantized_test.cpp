@@ -10,6 +10,7 @@
 #include <string>
 
 #include "src/kernels/float16.h"
+#include "src/parallel.h"
 #include "src/runtime.h"
 
 using namespace onnxwasm;
@@ -137,6 +138,51 @@ Tensor indices_of(const Case& c) {
 
 const char* kDomain = "com.microsoft";
 
+// Runs one case through run_node and inference, and compares every element with the oracle.
+void check_case(const Case& c, std::mt19937& rng) {
+  INFO(c.name);
+  std::vector<int64_t> scale_dims, zp_dims;
+  quantization_dims(c, &scale_dims, &zp_dims);
+  Tensor data = make(c.data_type, c.data_dims), scales = make(c.scale_type, scale_dims), zp = make(c.data_type, zp_dims);
+  fill_random(data, rng);
+  fill_random(zp, rng);
+  // Finite scales of either sign, of the scale type's precision.
+  for (int64_t i = 0; i < scales.element_count(); ++i) {
+    const float f = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 977.0f;
+    if (c.scale_type == E::Float) reinterpret_cast<float*>(scales.buffer->data())[i] = f;
+    else if (c.scale_type == E::Float16) reinterpret_cast<uint16_t*>(scales.buffer->data())[i] = float_to_half(f);
+    else reinterpret_cast<uint16_t*>(scales.buffer->data())[i] = float_to_bfloat16(f);
+  }
+  Tensor idx = indices_of(c);
+  std::vector<const Tensor*> in = {&data, &idx, &scales};
+  if (c.zero_points) in.push_back(&zp);
+  std::vector<Tensor> out;
+  const Status s = run_node(kDomain, "GatherBlockQuantized", 1, attributes_of(c), in, &out);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].type == c.scale_type);
+  const std::vector<float> want = oracle(c, data, scales, c.zero_points ? &zp : nullptr);
+  REQUIRE(out[0].element_count() == static_cast<int64_t>(want.size()));
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("element " << i);
+    if (c.scale_type == E::Float) {
+      REQUIRE(float_bits(reinterpret_cast<const float*>(out[0].buffer->data())[i]) == float_bits(want[i]));
+    } else {
+      const uint16_t got = reinterpret_cast<const uint16_t*>(out[0].buffer->data())[i];
+      REQUIRE(got == (c.scale_type == E::Float16 ? float_to_half(want[i]) : float_to_bfloat16(want[i])));
+    }
+  }
+  // Shape inference gives the dims the run made.
+  std::vector<ValueInfo> infos = {ValueInfo::of_dims(c.data_type, c.data_dims), ValueInfo::of_dims(c.index_type, c.index_dims),
+                                  ValueInfo::of_dims(c.scale_type, scale_dims)};
+  if (c.zero_points) infos.push_back(ValueInfo::of_dims(c.data_type, zp_dims));
+  std::vector<ValueInfo> inferred;
+  REQUIRE(infer_node(kDomain, "GatherBlockQuantized", 1, attributes_of(c), infos, &inferred).is_ok());
+  CHECK(inferred[0].type == c.scale_type);
+  CHECK(inferred[0].shape_string() == ValueInfo::of_dims(c.scale_type, out[0].dims).shape_string());
+}
+
 }  // namespace
 
 TEST_CASE("GatherBlockQuantized: outputs equal the oracle's, bit for bit") {
@@ -156,49 +202,21 @@ TEST_CASE("GatherBlockQuantized: outputs equal the oracle's, bit for bit") {
       {"no indices", E::Uint8, {7, 20}, 4, 16, 0, 1, E::Float, true, E::Int64, {0}, {}},
   };
   std::mt19937 rng(7);
-  for (const Case& c : cases) {
-    INFO(c.name);
-    std::vector<int64_t> scale_dims, zp_dims;
-    quantization_dims(c, &scale_dims, &zp_dims);
-    Tensor data = make(c.data_type, c.data_dims), scales = make(c.scale_type, scale_dims), zp = make(c.data_type, zp_dims);
-    fill_random(data, rng);
-    fill_random(zp, rng);
-    // Finite scales of either sign, of the scale type's precision.
-    for (int64_t i = 0; i < scales.element_count(); ++i) {
-      const float f = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 977.0f;
-      if (c.scale_type == E::Float) reinterpret_cast<float*>(scales.buffer->data())[i] = f;
-      else if (c.scale_type == E::Float16) reinterpret_cast<uint16_t*>(scales.buffer->data())[i] = float_to_half(f);
-      else reinterpret_cast<uint16_t*>(scales.buffer->data())[i] = float_to_bfloat16(f);
-    }
-    Tensor idx = indices_of(c);
-    std::vector<const Tensor*> in = {&data, &idx, &scales};
-    if (c.zero_points) in.push_back(&zp);
-    std::vector<Tensor> out;
-    const Status s = run_node(kDomain, "GatherBlockQuantized", 1, attributes_of(c), in, &out);
-    INFO(s.message());
-    REQUIRE(s.is_ok());
-    REQUIRE(out.size() == 1);
-    CHECK(out[0].type == c.scale_type);
-    const std::vector<float> want = oracle(c, data, scales, c.zero_points ? &zp : nullptr);
-    REQUIRE(out[0].element_count() == static_cast<int64_t>(want.size()));
-    for (size_t i = 0; i < want.size(); ++i) {
-      INFO("element " << i);
-      if (c.scale_type == E::Float) {
-        REQUIRE(float_bits(reinterpret_cast<const float*>(out[0].buffer->data())[i]) == float_bits(want[i]));
-      } else {
-        const uint16_t got = reinterpret_cast<const uint16_t*>(out[0].buffer->data())[i];
-        REQUIRE(got == (c.scale_type == E::Float16 ? float_to_half(want[i]) : float_to_bfloat16(want[i])));
-      }
-    }
-    // Shape inference gives the dims the run made.
-    std::vector<ValueInfo> infos = {ValueInfo::of_dims(c.data_type, c.data_dims), ValueInfo::of_dims(c.index_type, c.index_dims),
-                                    ValueInfo::of_dims(c.scale_type, scale_dims)};
-    if (c.zero_points) infos.push_back(ValueInfo::of_dims(c.data_type, zp_dims));
-    std::vector<ValueInfo> inferred;
-    REQUIRE(infer_node(kDomain, "GatherBlockQuantized", 1, attributes_of(c), infos, &inferred).is_ok());
-    CHECK(inferred[0].type == c.scale_type);
-    CHECK(inferred[0].shape_string() == ValueInfo::of_dims(c.scale_type, out[0].dims).shape_string());
-  }
+  for (const Case& c : cases) check_case(c, rng);
+}
+
+TEST_CASE("GatherBlockQuantized: an output large enough to split over threads equals the oracle's") {
+  // 2,048 codes a row, 96 ids: 768 KB of floats, 384 KB of halves (split from 256 KB).
+  parallel_enable();
+  std::mt19937 rng(3);
+  const std::vector<int64_t> ids = [] {
+    std::vector<int64_t> v;
+    for (int64_t i = 0; i < 96; ++i) v.push_back((i * 37) % 64 - (i % 3 == 0 ? 64 : 0));
+    return v;
+  }();
+  check_case({"uint8 4-bit, float scales", E::Uint8, {64, 1024}, 4, 32, 0, 1, E::Float, true, E::Int64, {96}, ids}, rng);
+  check_case({"uint8 4-bit, float16 scales", E::Uint8, {64, 1024}, 4, 32, 0, 1, E::Float16, false, E::Int64, {96}, ids}, rng);
+  check_case({"int4, bfloat16 scales", E::Int4, {64, 2048}, 4, 64, 0, 1, E::Bfloat16, true, E::Int32, {96}, ids}, rng);
 }
 
 TEST_CASE("GatherBlockQuantized: symbolic dims, an omitted zero point and inference of uint8's code count") {
