@@ -7,9 +7,11 @@
 #include <string>
 
 #include "src/runtime.h"
+#include "tests/cpp/table_values.h"
 
 using namespace onnxwasm;
 using E = ElementType;
+using onnxwasm_test::Int;
 
 namespace {
 
@@ -24,13 +26,7 @@ Tensor iota(E type, std::vector<int64_t> dims, int start) {
   return t;
 }
 
-Attributes axis(int64_t a) {
-  Attribute x;
-  x.name = "axis";
-  x.kind = AttrKind::Int;
-  x.ints = {a};
-  return Attributes({x});
-}
+Attributes axis(int64_t a) { return Attributes({Int("axis", a)}); }
 
 }  // namespace
 
@@ -98,10 +94,7 @@ TEST_CASE("Concat: the versions' rules and refusals") {
     StatusCode code;
     const char* message;
   };
-  Attribute neg;
-  neg.name = "axis";
-  neg.kind = AttrKind::Int;
-  neg.ints = {-1};
+  const Attribute neg = Int("axis", -1);
   const std::vector<Bad> cases = {
       {"no input", 13, {}, {}, {axis(0).list()[0]}, StatusCode::Input, "Concat-13 takes at least 1 input, got 0"},
       {"axis required from 4", 4, {{2}}, {E::Float}, {}, StatusCode::Attribute, "Concat-4: attribute 'axis' (INT) is required"},

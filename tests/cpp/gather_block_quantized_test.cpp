@@ -12,9 +12,11 @@
 #include "src/kernels/float16.h"
 #include "src/parallel.h"
 #include "src/runtime.h"
+#include "tests/cpp/table_values.h"
 
 using namespace onnxwasm;
 using E = ElementType;
+using onnxwasm_test::Int;
 
 namespace {
 
@@ -104,16 +106,8 @@ std::vector<float> oracle(const Case& c, const Tensor& data, const Tensor& scale
 }
 
 Attributes attributes_of(const Case& c) {
-  std::vector<Attribute> a;
-  for (const auto& [name, v] : std::vector<std::pair<const char*, int64_t>>{
-           {"bits", c.bits}, {"block_size", c.block_size}, {"gather_axis", c.gather_axis}, {"quantize_axis", c.quantize_axis}}) {
-    Attribute x;
-    x.name = name;
-    x.kind = AttrKind::Int;
-    x.ints = {v};
-    a.push_back(x);
-  }
-  return Attributes(a);
+  return Attributes({Int("bits", c.bits), Int("block_size", c.block_size), Int("gather_axis", c.gather_axis),
+                     Int("quantize_axis", c.quantize_axis)});
 }
 
 // Scales' and zero points' dims for a case, as the kernel requires them.
@@ -278,13 +272,7 @@ TEST_CASE("GatherBlockQuantized: refused inputs and attributes, with the rule ea
     Tensor idx = make(E::Int64, {static_cast<int64_t>(b.indices.size())});
     std::memcpy(idx.buffer->data(), b.indices.data(), b.indices.size() * 8);
     std::vector<Attribute> attrs;
-    for (const auto& [name, v] : b.attrs) {
-      Attribute a;
-      a.name = name;
-      a.kind = AttrKind::Int;
-      a.ints = {v};
-      attrs.push_back(a);
-    }
+    for (const auto& [name, v] : b.attrs) attrs.push_back(Int(name, v));
     std::vector<const Tensor*> in = {&data, &idx, &scales};
     if (!b.zp_dims.empty()) in.push_back(&zp);
     std::vector<Tensor> out;

@@ -10,9 +10,11 @@
 
 #include "src/ops/ops.h"
 #include "src/runtime.h"
+#include "tests/cpp/table_values.h"
 
 using namespace onnxwasm;
 using E = ElementType;
+using onnxwasm_test::Int;
 
 namespace {
 
@@ -22,13 +24,6 @@ Tensor tensor_of(E type, std::vector<int64_t> dims) {
   return t;
 }
 
-Attribute int_attr(const char* name, int64_t v) {
-  Attribute a;
-  a.name = name;
-  a.kind = AttrKind::Int;
-  a.ints = {v};
-  return a;
-}
 
 }  // namespace
 
@@ -107,7 +102,7 @@ TEST_CASE("registry: the versions of an op read a table by rows alike (the bindi
 
 TEST_CASE("PreparedOp: attributes are parsed once, and their error comes after the input types'") {
   PreparedOp p;
-  REQUIRE(PreparedOp::prepare("Gather", 13, Attributes({int_attr("axis", 5)}), &p).is_ok());
+  REQUIRE(PreparedOp::prepare("Gather", 13, Attributes({Int("axis", 5)}), &p).is_ok());
   Tensor data = tensor_of(E::Float, {2, 3});
   Tensor idx = tensor_of(E::Int64, {1});
   Tensor bad = tensor_of(E::Float, {1});

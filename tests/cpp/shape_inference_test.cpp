@@ -18,12 +18,14 @@
 #include <vector>
 
 #include "src/runtime.h"
-#include "tests/cpp/shape_notation.h"
+#include "tests/cpp/table_values.h"
 
 using namespace onnxwasm;
 using E = ElementType;
 
 using onnxwasm_test::describe;
+using onnxwasm_test::Int;
+using onnxwasm_test::Ints;
 using onnxwasm_test::parse_shape;
 
 namespace {
@@ -105,7 +107,7 @@ bool has(const Types& ts, E t) {
 
 // ---- Building inputs, attributes and expected shapes ----
 
-// Shapes in the notation of shape_notation.h: "[2, batch, ?]", "*".
+// Shapes in the notation of table_values.h: "[2, batch, ?]", "*".
 ValueInfo T(E type, const std::string& dims) { return parse_shape(type, dims); }
 // A constant int64 1-D input with known values (Reshape's shape).
 ValueInfo Values(std::vector<int64_t> values) {
@@ -115,21 +117,6 @@ ValueInfo Values(std::vector<int64_t> values) {
 }
 // An int64 input whose values are not known.
 ValueInfo NoValues(const std::string& dims) { return parse_shape(E::Int64, dims); }
-
-Attribute Int(const std::string& name, int64_t value) {
-  Attribute a;
-  a.name = name;
-  a.kind = AttrKind::Int;
-  a.ints = {value};
-  return a;
-}
-Attribute Ints(const std::string& name, std::vector<int64_t> values) {
-  Attribute a;
-  a.name = name;
-  a.kind = AttrKind::Ints;
-  a.ints = std::move(values);
-  return a;
-}
 
 constexpr const char* kRefused = nullptr;
 

@@ -21,12 +21,14 @@
 #include <vector>
 
 #include "src/runtime.h"
-#include "tests/cpp/shape_notation.h"
+#include "tests/cpp/table_values.h"
 
 using namespace onnxwasm;
 using E = ElementType;
 
 using onnxwasm_test::describe;
+using onnxwasm_test::Int;
+using onnxwasm_test::Ints;
 using onnxwasm_test::parse_shape;
 
 namespace {
@@ -80,7 +82,7 @@ bool has(const Types& ts, E t) {
 
 // ---- Inputs, attributes, shapes ----
 
-// Shapes in the notation of shape_notation.h: "[2, batch, ?]", "*".
+// Shapes in the notation of table_values.h: "[2, batch, ?]", "*".
 std::string values_string(const std::optional<std::vector<int64_t>>& v) {
   if (!v) return "none";
   std::string s = "[";
@@ -109,21 +111,6 @@ ValueInfo ValuesOf(const std::string& dims, std::vector<int64_t> values) {
 }
 ValueInfo NoValues(const std::string& dims) { return parse_shape(E::Int64, dims); }
 ValueInfo Omitted() { return ValueInfo{}; }
-
-Attribute Int(const std::string& name, int64_t value) {
-  Attribute a;
-  a.name = name;
-  a.kind = AttrKind::Int;
-  a.ints = {value};
-  return a;
-}
-Attribute Ints(const std::string& name, std::vector<int64_t> values) {
-  Attribute a;
-  a.name = name;
-  a.kind = AttrKind::Ints;
-  a.ints = std::move(values);
-  return a;
-}
 
 constexpr const char* kRefused = nullptr;
 constexpr const char* kNoValues = "none";

@@ -1,11 +1,15 @@
-// The shape notation of the Catch2 tables: "[2, batch, ?]" (numbers are known dims, "?" unknown,
-// other words symbols; "*" an unknown rank), parsed into a ValueInfo and printed back. The tests'
-// own notation, apart from ValueInfo::shape_string, which they check.
+// The values of the Catch2 tables: shapes in their notation, "[2, batch, ?]" (numbers are known
+// dims, "?" unknown, other words symbols; "*" an unknown rank), parsed into a ValueInfo and printed
+// back (the tests' own notation, apart from ValueInfo::shape_string, which they check); and INT
+// and INTS attributes.
 #pragma once
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "src/attributes.h"
 #include "src/shape.h"
 
 namespace onnxwasm_test {
@@ -54,6 +58,22 @@ inline std::string describe(const onnxwasm::ValueInfo& v) {
     s += d.kind == Dim::Kind::Known ? std::to_string(d.value) : d.kind == Dim::Kind::Symbol ? d.symbol : "?";
   }
   return s + "]";
+}
+
+inline onnxwasm::Attribute Int(const std::string& name, int64_t value) {
+  onnxwasm::Attribute a;
+  a.name = name;
+  a.kind = onnxwasm::AttrKind::Int;
+  a.ints = {value};
+  return a;
+}
+
+inline onnxwasm::Attribute Ints(const std::string& name, std::vector<int64_t> values) {
+  onnxwasm::Attribute a;
+  a.name = name;
+  a.kind = onnxwasm::AttrKind::Ints;
+  a.ints = std::move(values);
+  return a;
 }
 
 }  // namespace onnxwasm_test
