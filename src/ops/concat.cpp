@@ -16,19 +16,10 @@ struct ConcatParams : OpParams {
 };
 
 Status concat_axis(const OpVersion& v, const OpParams& p, size_t rank, size_t* axis) {
-  const int64_t a = static_cast<const ConcatParams&>(p).axis;
-  const int64_t r = static_cast<int64_t>(rank);
-  const bool negative_ok = v.since >= 11;
-  const int64_t lo = negative_ok ? -r : 0;
-  if (r == 0)
+  if (rank == 0)
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": inputs must have rank >= 1, got scalars");
-  if (a < lo || a > r - 1)
-    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": axis " + std::to_string(a) + " is outside [" +
-                                             std::to_string(lo) + ", " + std::to_string(r - 1) + "] for inputs of rank " +
-                                             std::to_string(r) +
-                                             (!negative_ok && a < 0 ? " (negative axes need opset 11 or later)" : ""));
-  *axis = static_cast<size_t>(a < 0 ? a + r : a);
-  return Status::ok();
+  return normalize_axis(v, "axis", static_cast<const ConcatParams&>(p).axis, static_cast<int64_t>(rank), v.since >= 11,
+                        "inputs", axis);
 }
 
 ONNXWASM_COLD Status mismatch(const OpVersion& v, size_t i, const ValueInfo& first, const ValueInfo& other,

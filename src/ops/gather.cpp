@@ -16,14 +16,7 @@ struct GatherParams : OpParams {
 };
 
 Status gather_axis(const OpVersion& v, const OpParams& p, size_t rank, size_t* axis) {
-  const int64_t a = static_cast<const GatherParams&>(p).axis;
-  const int64_t r = static_cast<int64_t>(rank);
-  if (a < -r || a > r - 1)
-    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": axis " + std::to_string(a) + " is outside [" +
-                                             std::to_string(-r) + ", " + std::to_string(r - 1) +
-                                             "] for data of rank " + std::to_string(r));
-  *axis = static_cast<size_t>(a < 0 ? a + r : a);
-  return Status::ok();
+  return normalize_axis(v, "axis", static_cast<const GatherParams&>(p).axis, static_cast<int64_t>(rank), true, "data", axis);
 }
 
 // Gathers at least this large (output bytes) are split across threads.

@@ -35,20 +35,11 @@ struct Layout {
   int64_t components = 1;  // codes per element of data: 8 / bits for uint8, else 1
 };
 
-Status normalize_axis(const OpVersion& v, const char* name, int64_t a, size_t rank, size_t* out) {
-  const int64_t r = static_cast<int64_t>(rank);
-  if (a < -r || a > r - 1)
-    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": " + name + " " + std::to_string(a) + " is outside [" +
-                                             std::to_string(-r) + ", " + std::to_string(r - 1) + "] for data of rank " +
-                                             std::to_string(r));
-  *out = static_cast<size_t>(a < 0 ? a + r : a);
-  return Status::ok();
-}
-
 Status layout_of(const OpVersion& v, const GbqParams& p, ElementType data_type, size_t rank, Layout* out) {
   if (rank == 0) return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": data must have rank >= 1, got a scalar");
-  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "gather_axis", p.gather_axis, rank, &out->gather_axis));
-  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "quantize_axis", p.quantize_axis, rank, &out->quantize_axis));
+  const int64_t r = static_cast<int64_t>(rank);
+  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "gather_axis", p.gather_axis, r, true, "data", &out->gather_axis));
+  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "quantize_axis", p.quantize_axis, r, true, "data", &out->quantize_axis));
   if (data_type == ElementType::Uint8) {
     if (p.bits != 2 && p.bits != 4 && p.bits != 8)
       return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": bits " + std::to_string(p.bits) +

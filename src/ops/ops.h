@@ -5,6 +5,15 @@
 
 namespace onnxwasm {
 
+// axis.cpp: `axis` (an attribute `name`) in [-rank, rank - 1], or [0, rank - 1] where negative
+// axes are not allowed, normalized into *out; else an AttributeError naming the value, the range
+// and what has the rank (`of`: "data", "inputs"), and for a negative axis the opset that allows
+// it. axis_range_error is that error, with the caller's code.
+Status normalize_axis(const OpVersion& v, const char* name, int64_t axis, int64_t rank, bool negative_ok, const char* of,
+                      size_t* out);
+ONNXWASM_COLD Status axis_range_error(const OpVersion& v, StatusCode code, const char* name, int64_t axis, int64_t rank,
+                                      bool negative_ok, const char* of);
+
 // gather.cpp: Gather-1, -11 and -13 share their rules; only their types differ.
 Status parse_gather(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
 Status infer_gather(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);

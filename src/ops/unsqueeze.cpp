@@ -39,13 +39,6 @@ std::string list_string(const std::vector<int64_t>& v) {
   return s + "]";
 }
 
-ONNXWASM_COLD Status axis_range_error(const OpVersion& v, StatusCode code, int64_t axis, int64_t lo, int64_t rank,
-                                      bool negative_ok, const char* of) {
-  return Status(code, v.label() + ": axis " + std::to_string(axis) + " is outside [" + std::to_string(lo) + ", " +
-                          std::to_string(rank - 1) + "] for " + of + " of rank " + std::to_string(rank) +
-                          (!negative_ok && axis < 0 ? " (negative axes need opset 11 or later)" : ""));
-}
-
 ONNXWASM_COLD Status duplicate_axis_error(const OpVersion& v, StatusCode code, const std::vector<int64_t>& axes,
                                           int64_t axis) {
   return Status(code, v.label() + ": axes " + list_string(axes) + " name axis " + std::to_string(axis) +
@@ -59,7 +52,7 @@ Status mark_axes(const OpVersion& v, StatusCode code, const std::vector<int64_t>
   const int64_t lo = negative_ok ? -rank : 0;
   marked->assign(static_cast<size_t>(rank), false);
   for (int64_t a : axes) {
-    if (a < lo || a > rank - 1) return axis_range_error(v, code, a, lo, rank, negative_ok, of);
+    if (a < lo || a > rank - 1) return axis_range_error(v, code, "axis", a, rank, negative_ok, of);
     const int64_t n = a < 0 ? a + rank : a;
     if ((*marked)[static_cast<size_t>(n)]) return duplicate_axis_error(v, code, axes, n);
     (*marked)[static_cast<size_t>(n)] = true;
