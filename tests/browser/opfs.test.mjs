@@ -127,20 +127,30 @@ for (const [browserName, open] of browsers) {
     // Firefox ESR 153's content process exits on signal 11 in this case when it runs after the
     // first one in the same browser (seen in each of 3 full runs of this file; not when the same steps ran alone in a script).
     const crashes = browserName.startsWith('Firefox') && 'Firefox ESR 153 content process SIGSEGV after the previous case (a browser crash, see docs/large-tables-browser.md)';
+    // Five cut tries of at most 300,000 bytes: at most 1,500,000 bytes kept. A reset can drop
+    // bytes the server wrote but the page had not read yet (an errored stream discards its
+    // queue), so a case takes the count the error states and checks the rest against it.
+    const keptAfterCuts = (message, pattern) => {
+      const m = pattern.exec(message);
+      assert.ok(m, message);
+      const kept = Number(m[1]);
+      assert.ok(kept > 0 && kept <= 1500000, `${kept} bytes kept`);
+      return kept;
+    };
     test('a download cut mid-way fails ("ended after"), keeps its bytes, and the next create resumes from them (Range), byte for byte', { skip: crashes }, async () => {
       server.set({ cuts: 5, cutAfter: 300000, how: 'reset' });
       server.requests.length = 0;
       const c = await call(page, 'main', 'create', 'cut.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
       server.set({ cuts: 0 });
       assert.equal(c.error, 'ExternalDataError');
-      assert.match(c.message, /table 'table' \('table\.bin'\): the download of http:\S+\/table\.bin ended after 1500000 of 4194304 bytes/);
+      const kept = keptAfterCuts(c.message, /table 'table' \('table\.bin'\): the download of http:\S+\/table\.bin ended after (\d+) of 4194304 bytes/);
       const e = (await call(page, 'main', 'entries')).find((x) => x.url.endsWith('/cut.onnx'));
       assert.equal(e.complete, false);
-      assert.deepEqual(e.files.find((f) => f.name === 'table.bin'), { name: 'table.bin', bytes: 1500000, complete: false });
+      assert.deepEqual(e.files.find((f) => f.name === 'table.bin'), { name: 'table.bin', bytes: kept, complete: false });
       server.requests.length = 0;
       const d = await call(page, 'worker', 'create', 'cut.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
       assert.equal(d.error, undefined, d.message);
-      assert.deepEqual(requestsFor('/table.bin').map((x) => x.range), ['bytes=1500000-']);
+      assert.deepEqual(requestsFor('/table.bin').map((x) => x.range), [`bytes=${kept}-`]);
       const all = Array.from({ length: rows }, (_, i) => i);
       assert.deepEqual((await call(page, 'worker', 'run', d.id, all)).bytes, Array.from(table));
       await call(page, 'worker', 'release', d.id);
@@ -152,7 +162,7 @@ for (const [browserName, open] of browsers) {
       const c = await call(page, 'main', 'create', 'changed.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
       server.set({ cuts: 0 });
       assert.equal(c.error, 'ExternalDataError');
-      assert.match(c.message, /ended after 1500000 of 4194304 bytes/);
+      const kept = keptAfterCuts(c.message, /ended after (\d+) of 4194304 bytes/);
       // The same size, other bytes, a later date: another ETag.
       const changed = Uint8Array.from(table, (b, i) => (b + i + 1) & 255);
       writeFileSync(join(tmp, 'changing.bin'), changed);
@@ -160,7 +170,7 @@ for (const [browserName, open] of browsers) {
       server.requests.length = 0;
       const d = await call(page, 'worker', 'create', 'changed.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
       assert.equal(d.error, undefined, d.message);
-      assert.deepEqual(requestsFor('/changing.bin').map((x) => [x.range, x.ifRange !== null]), [['bytes=1500000-', true], ['bytes=0-', false]]);
+      assert.deepEqual(requestsFor('/changing.bin').map((x) => [x.range, x.ifRange !== null]), [[`bytes=${kept}-`, true], ['bytes=0-', false]]);
       const all = Array.from({ length: rows }, (_, i) => i);
       assert.deepEqual((await call(page, 'worker', 'run', d.id, all)).bytes, Array.from(changed));
       await call(page, 'worker', 'release', d.id);
