@@ -18,7 +18,7 @@ import { modelError, tensorFromProto } from './tensor-proto.mjs';
 
 /**
  * A node of the run, as inferGraph makes it: `inputs` the names ('' for an omitted one).
- * @typedef {{ prepared: PreparedNode, inputs: string[], output: string, label: string }} Step
+ * @typedef {{ prepared: PreparedNode, domain: string, opType: string, inputs: string[], output: string, label: string }} Step
  */
 
 // What inference knows of a session tensor: { type, dims, value? } (value: the entries of a small
@@ -60,8 +60,8 @@ function constantTensor(node, loaded) {
 // Walks `order` (graph.mjs). `info`: Map name -> what is known, filled in as it goes; `tensors`:
 // the session's tensors by name, to which the Constants are added; `constants`: Map node -> its
 // tensor loaded from external data; `opsets`: Map domain -> version; `owned`: what the session
-// frees at release(), added to. Returns the steps: { prepared, inputs (names, '' for an omitted
-// one), output, label }.
+// frees at release(), added to. Returns the steps: { prepared, domain, opType, inputs (names, ''
+// for an omitted one), output, label }.
 /**
  * @param {import('./onnx-proto.mjs').GraphProto} graph
  * @param {readonly number[]} order
@@ -96,7 +96,7 @@ export function inferGraph(graph, order, { info, tensors, constants, opsets, own
     }
     owned.push(prepared);
     info.set(n.output[0], outs[0]);
-    steps.push({ prepared, inputs: Array.from(n.input), output: n.output[0], label });
+    steps.push({ prepared, domain, opType: n.opType, inputs: Array.from(n.input), output: n.output[0], label });
   }
   return steps;
 }

@@ -2,6 +2,11 @@
 // array, so that a run is array reads and writes. Session tensors (initializers, Constants) are in
 // the base array; feeds and node outputs are set per run. Each step names its inputs' slots (-1
 // for an omitted input), as many as the node has.
+// Shape subgraphs are computed once per distinct set of dims they read (memo): a Shape or Size
+// node, and a node whose inputs are all session tensors or such nodes' outputs, keeps its outputs
+// by the dims of the Shape/Size inputs it depends on (a few entries), so that the
+// Shape -> Gather -> Unsqueeze -> Concat -> Reshape of a dynamic-axes export costs a lookup per
+// node on a run, not a node's run.
 // @ts-check
 
 /** @typedef {import('../tensor.mjs').Tensor} Tensor */
@@ -21,8 +26,12 @@
 
 /**
  * A step of the run: its node, its inputs' slots (-1: omitted), how many, its output's slot, the
- * table it reads by rows (or undefined), and whether its output is freed after the run.
- * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, temporary: boolean }} PlanStep
+ * table it reads by rows (or undefined), and whether its output is freed after the run. `memo`:
+ * its outputs by key for a step of a shape subgraph (null for the others); `source`: for a Shape
+ * or Size step, its number among the sources (its key: its input's dims), else -1; `deps`: the
+ * sources it depends on (its key: theirs, joined).
+ * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, temporary: boolean,
+ *   memo: Map<string, Tensor> | null, source: number, deps: number[] }} PlanStep
  */
 
 /** @typedef {{ name: string, slot: number, produced: boolean }} PlanOutput */
@@ -45,6 +54,7 @@
  * @property {boolean} uniqueOutputs
  * @property {boolean} plainNames
  * @property {OneNodePlan | null} oneNode
+ * @property {number} sources how many steps are memo sources (Shape, Size)
  */
 
 // A graph input's record: its spec, its slot, whether it has symbolic dims (checked on every run)
@@ -89,22 +99,101 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
   const overridableRecords = new Map([...overridable].map(([name, spec]) => [name, inputRecord(spec, at(name))]));
   // (lazy: the table a node reads by rows from its source, its input 0; placeTables lets only
   // such nodes read one)
-  // (temporary: set below)
+  // (temporary, memo, source and deps: set below)
   const planSteps = steps.map((st) => /** @type {PlanStep} */ ({
     prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]),
+    temporary: true, memo: null, source: -1, deps: [],
   }));
-  const producedSlots = new Set(planSteps.map((st) => st.out));
+  const sources = markShapeSteps(steps, planSteps, base, new Set([...overridable.keys()].map(at)));
+  // (a memo step's output belongs to the memo: returned as a copy, never freed by a run)
+  const producedSlots = new Set(planSteps.filter((st) => !st.memo).map((st) => st.out));
   const planOutputs = outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)) }));
   const returned = new Set(planOutputs.filter((o) => o.produced).map((o) => o.slot));
   // Node outputs that are not graph outputs are freed after the run (each slot once).
-  for (const st of planSteps) st.temporary = !returned.has(st.out);
+  for (const st of planSteps) st.temporary = !st.memo && !returned.has(st.out);
   const uniqueOutputs = new Set(planOutputs.map((o) => o.slot)).size === planOutputs.length;
   const plainNames = !planOutputs.some((o) => o.name === '__proto__');   // (results set by assignment)
   // (inputNames: a Set. An object read as `isInput[name]` saved time in V8's first tiers but cost
   // more in Chromium's optimized code: docs/notes/2026-11-26-cold-runs-at-the-line.md.)
   const inputNames = new Set(inputs.map((i) => i.name));
   const oneNode = oneNodePlan(inputRecords, overridableRecords, planSteps, planOutputs, base, plainNames);
-  return { slot, base, inputs: inputRecords, inputNames, overridable: overridableRecords, steps: planSteps, outputs: planOutputs, uniqueOutputs, plainNames, oneNode };
+  return { slot, base, inputs: inputRecords, inputNames, overridable: overridableRecords, steps: planSteps, outputs: planOutputs, uniqueOutputs, plainNames, oneNode, sources };
+}
+
+// How many entries a memo step keeps (distinct dims of its sources), the oldest evicted first.
+const MEMO_ENTRIES = 8;
+
+// Marks the steps of shape subgraphs (memo, source, deps). `constantSlots`: the session tensors a
+// feed cannot override. Returns the number of sources.
+/**
+ * @param {readonly import('./infer-graph.mjs').Step[]} steps
+ * @param {PlanStep[]} planSteps
+ * @param {readonly (Tensor | undefined)[]} base
+ * @param {ReadonlySet<number>} overridableSlots
+ * @returns {number}
+ */
+function markShapeSteps(steps, planSteps, base, overridableSlots) {
+  /** @type {Map<number, number[]>} slot -> the sources its value depends on */
+  const memoOut = new Map();
+  let sources = 0;
+  for (let k = 0; k < steps.length; ++k) {
+    const st = planSteps[k];
+    if (st.lazy) continue;
+    const isSource = steps[k].domain === '' && (steps[k].opType === 'Shape' || steps[k].opType === 'Size');
+    /** @type {Set<number>} */
+    const deps = new Set();
+    let derived = true;
+    if (!isSource) {
+      for (const slot of st.at) {
+        if (slot < 0) continue;
+        const d = memoOut.get(slot);
+        if (d) d.forEach((x) => deps.add(x));
+        else if (base[slot] === undefined || overridableSlots.has(slot)) { derived = false; break; }
+      }
+    }
+    if (!derived) continue;
+    st.memo = new Map();
+    if (isSource) deps.add(st.source = sources++);
+    st.deps = [...deps].sort((a, b) => a - b);
+    memoOut.set(st.out, st.deps);
+  }
+  return sources;
+}
+
+// The run of a memo step: its output for the dims its sources read this run (keys[i]: source i's
+// key, set as it runs), run and kept if it is not kept yet. The output belongs to the memo.
+/**
+ * @param {PlanStep} st
+ * @param {(Tensor | undefined)[]} slots
+ * @param {string[]} keys
+ * @returns {Tensor}
+ */
+export function runMemoStep(st, slots, keys) {
+  const memo = /** @type {Map<string, Tensor>} */ (st.memo);
+  let key = '';
+  if (st.source >= 0) key = keys[st.source] = /** @type {Tensor} */ (slots[st.at[0]]).dims.join(',');
+  else for (let i = 0; i < st.deps.length; ++i) key += `${keys[st.deps[i]]};`;
+  let out = memo.get(key);
+  if (out === undefined) {
+    out = st.prepared.runTensors(slots, st.at, st.n);
+    if (memo.size >= MEMO_ENTRIES) {
+      const [oldest, t] = /** @type {[string, Tensor]} */ (memo.entries().next().value);
+      memo.delete(oldest);
+      t.dispose();
+    }
+    memo.set(key, out);
+  }
+  return out;
+}
+
+// Frees what the memo steps keep (the session's release()).
+/** @param {Plan} plan */
+export function disposeMemos(plan) {
+  for (const st of plan.steps) {
+    if (!st.memo) continue;
+    for (const t of st.memo.values()) t.dispose();
+    st.memo.clear();
+  }
 }
 
 // The plan of a graph that is one node (a Gather of a table, the main use), or null: the node's

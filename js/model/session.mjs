@@ -19,7 +19,8 @@ import { loadInitializers } from './external-data.mjs';
 import { checkOps, importedOpsets, topologicalOrder } from './graph.mjs';
 import { constInfo, inferGraph } from './infer-graph.mjs';
 import { loadingOptions } from './load-options.mjs';
-import { makePlan } from './plan.mjs';
+import { foldKnownValues } from './fold.mjs';
+import { disposeMemos, makePlan, runMemoStep } from './plan.mjs';
 import { ExternalData } from './resolve-sources.mjs';
 import { sizeText } from './table-facts.mjs';
 import { decodeModel } from './onnx-proto.mjs';
@@ -108,11 +109,11 @@ function copyTensor(t) {
 
 // A run that failed: the node outputs it made and its temporary feed Tensors are freed.
 /**
- * @param {readonly Tensor[] | null} produced
+ * @param {readonly (Tensor | null)[] | null} produced
  * @param {readonly Tensor[] | null} temporaries
  */
 function abandon(produced, temporaries) {
-  if (produced) for (const t of produced) t.dispose();
+  if (produced) for (const t of produced) t?.dispose();
   if (temporaries) for (const t of temporaries) t.dispose();
 }
 
@@ -256,7 +257,7 @@ export class InferenceSession {
       for (const [name, table] of this.#lazy) info.set(name, { type: table.t.name, dims: Array.from(table.dims) });
 
       const order = topologicalOrder(g, (name) => info.has(name), this.#initializers);
-      const steps = inferGraph(g, order, { info, tensors: this.#initializers, constants, opsets, owned });
+      const steps = foldKnownValues(inferGraph(g, order, { info, tensors: this.#initializers, constants, opsets, owned }), info, this.#initializers, owned);
 
       const declaredOut = new Map(g.output.map((o) => [o.name, o]));
       this.#outputs = g.output.map((o) => {
@@ -323,7 +324,7 @@ export class InferenceSession {
     // What the run has made so far, freed if it fails: node outputs (produced) and the Tensors made
     // of { type, data, dims } feeds (temporaries). (Locals, not a record object: in V8's first
     // tiers, a session's first runs, making one cost each run time; docs/performance.md.)
-    let produced = /** @type {Tensor[] | null} */ (null), temporaries = /** @type {Tensor[] | null} */ (null);
+    let produced = /** @type {(Tensor | null)[] | null} */ (null), temporaries = /** @type {Tensor[] | null} */ (null);
     try {
       if (this.#released) throw new DisposedError('this session was released');
       if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
@@ -344,7 +345,7 @@ export class InferenceSession {
         }
       }
       const slots = plan.base.slice();   // every value's tensor
-      produced = [];
+      produced = [];   // (null for a memo step's output: the memo's)
       /** @type {Map<string, number> | null} */
       let symbols = null;
       // (indexed loops: a session's first runs execute in V8's interpreter and baseline tiers,
@@ -384,12 +385,18 @@ export class InferenceSession {
         symbols = this.#copyLikes(likes, slots, temporaries, symbols);
       }
       const steps = plan.steps;
+      const keys = plan.sources ? new Array(plan.sources) : [];   // (the memo sources' keys this run)
       for (let k = 0; k < steps.length; ++k) {
         const st = steps[k];
         if (st.lazy) {
-          const rest = this.#finishReadingTables({ slots, produced, temporaries }, k, fetches);
+          const rest = this.#finishReadingTables({ slots, produced, temporaries, keys }, k, fetches);
           produced = temporaries = null;   // owned by the continuation now
           return rest;
+        }
+        if (st.memo) {
+          slots[st.out] = runMemoStep(st, slots, keys);
+          produced.push(null);
+          continue;
         }
         const out = st.prepared.runTensors(slots, st.at, st.n);
         produced.push(out);
@@ -407,7 +414,7 @@ export class InferenceSession {
   // The rest of a run from step `from`, a Gather reading a table by rows from its source. state:
   // { slots, produced, temporaries } as run() had them, owned (and freed on an error) here.
   /**
-   * @param {{ slots: (Tensor | undefined)[], produced: Tensor[], temporaries: Tensor[] | null }} state
+   * @param {{ slots: (Tensor | undefined)[], produced: (Tensor | null)[], temporaries: Tensor[] | null, keys: string[] }} state
    * @param {number} from
    * @param {readonly string[] | undefined} fetches
    * @returns {Promise<Record<string, Tensor>>}
@@ -417,6 +424,11 @@ export class InferenceSession {
     try {
       for (let k = from; k < steps.length; ++k) {
         const st = steps[k];
+        if (st.memo) {
+          slots[st.out] = runMemoStep(st, slots, state.keys);
+          state.produced.push(null);
+          continue;
+        }
         // (the indices, input 1: a value before this node, so set)
         const out = st.lazy ? await st.lazy.gather(st.prepared, /** @type {Tensor} */ (slots[st.at[1]])) : st.prepared.runTensors(slots, st.at, st.n);
         state.produced.push(out);
@@ -432,7 +444,7 @@ export class InferenceSession {
   // The result object once every step has run; node outputs not returned are freed.
   /**
    * @param {readonly (Tensor | undefined)[]} slots
-   * @param {Tensor[]} produced
+   * @param {(Tensor | null)[]} produced
    * @param {Tensor[] | null} temporaries
    * @param {readonly string[] | undefined} fetches
    * @returns {Record<string, Tensor>}
@@ -455,7 +467,10 @@ export class InferenceSession {
         }
         // Node outputs not returned are freed, each by itself: two nodes may write one slot
         // (an empty output name), so the slots alone would miss the first one.
-        for (let k = 0; k < steps.length; ++k) if (steps[k].temporary || slots[steps[k].out] !== produced[k]) produced[k].dispose();
+        for (let k = 0; k < steps.length; ++k) {
+          const p = produced[k];
+          if (p !== null && (steps[k].temporary || slots[steps[k].out] !== p)) p.dispose();
+        }
       } else {
         /** @type {Set<Tensor>} */
         const given = new Set();
@@ -471,7 +486,7 @@ export class InferenceSession {
           setResult(result, name, out);
           given.add(t);
         }
-        for (const t of produced) if (!given.has(t)) t.dispose();
+        for (const t of produced) if (t !== null && !given.has(t)) t.dispose();
       }
       if (temporaries) for (const t of temporaries) t.dispose();
       return result;
@@ -532,6 +547,7 @@ export class InferenceSession {
   async release() {
     if (this.#released) return;
     this.#released = true;
+    if (this.#plan) disposeMemos(this.#plan);
     for (const x of this.#owned) x.dispose();
   }
 }

@@ -211,6 +211,73 @@ describe('graphs', () => {
   });
 });
 
+// x.view(x.size(0), -1) as torch exports it: Shape -> Gather(0) -> Unsqueeze -> Concat(, [-1]) ->
+// Reshape. With a dynamic batch the shape nodes are kept per distinct dims (plan.mjs, memo); with
+// fixed dims their values are known at create() and made once (fold.mjs).
+const viewModel = (dims) => modelBytes({
+  nodes: [
+    node('Shape', ['x'], ['s']),
+    node('Gather', ['s', 'zero'], ['b'], { axis: 0 }),
+    node('Unsqueeze', ['b', 'axes'], ['b1']),
+    node('Concat', ['b1', 'minus1'], ['shape'], { axis: 0 }),
+    node('Reshape', ['x', 'shape'], ['y']),
+  ],
+  inputs: [valueInfo('x', 'float32', dims)],
+  initializers: [rawTensor('zero', 'int64', [], i64([0])), rawTensor('axes', 'int64', [1], i64([0])), rawTensor('minus1', 'int64', [1], i64([-1]))],
+  outputs: [outInfo('y')],
+});
+
+describe('shape subgraphs', () => {
+  test('dynamic batch: right for every batch, in any order, the shape values kept per distinct dims (bounded), fetched as copies', async () => {
+    const s = await InferenceSession.create(viewModel(['batch', 3, 4]));
+    const feed = (b) => new Tensor('float32', Float32Array.from({ length: b * 12 }, (_, k) => k), [b, 3, 4]);
+    const heapAfter = [];
+    for (const b of [2, 5, 2, 1, 5, 3, ...Array.from({ length: 34 }, (_, k) => k + 4), 2, 5]) {
+      const x = feed(b);
+      const { y } = await s.run({ x });
+      assert.deepEqual(y.dims, [b, 12], `batch ${b}`);
+      assert.deepEqual(Array.from(y.data), Array.from(x.data), `batch ${b}`);
+      y.dispose();
+      x.dispose();
+      heapAfter.push(memoryStats().heapUsed);
+    }
+    // 37 distinct batches, at most 8 kept per node: the heap grows by about 400 bytes for each of
+    // the first ones (four small tensors), then stays (within the allocator's rounding).
+    assert.ok(heapAfter.at(-1) - heapAfter[12] < 1024, `heap used ${heapAfter.join(', ')}`);
+    // A fetched shape value is the caller's copy: disposing it leaves the kept one intact.
+    const x = feed(3);
+    const out = await s.run({ x }, ['shape', 'y']);
+    assert.deepEqual(Array.from(out.shape.data), [3n, -1n]);
+    out.shape.dispose();
+    out.y.dispose();
+    const again = await s.run({ x }, ['shape']);
+    assert.deepEqual(Array.from(again.shape.data), [3n, -1n]);
+    again.shape.dispose();
+    // A feed whose batch does not divide: the Reshape's error, then the session still works.
+    await assert.rejects(s.run({ x: new Tensor('float32', new Float32Array(5), [1, 5, 1]) }), InvalidArgumentError);
+    assert.deepEqual((await s.run({ x })).y.dims, [3, 12]);
+    x.dispose();
+    await s.release();
+  });
+
+  test('fixed dims: the shape values are known at create() and the shape nodes do not run', async () => {
+    const s = await InferenceSession.create(viewModel([2, 3, 4]));
+    assert.deepEqual(s.outputMetadata[0].shape, [2, 12]);
+    const x = new Tensor('float32', Float32Array.from({ length: 24 }, (_, k) => k), [2, 3, 4]);
+    const out = await s.run({ x }, ['y', 'shape', 's']);
+    assert.deepEqual(out.y.dims, [2, 12]);
+    assert.deepEqual(Array.from(out.y.data), Array.from(x.data));
+    assert.deepEqual([Array.from(out.shape.data), Array.from(out.s.data)], [[2n, -1n], [2n, 3n, 4n]]);
+    assert.equal(s.valueInfo('shape')?.storage, 'memory', 'a session tensor, made at create()');
+    // One node is left to run: a run of the Reshape takes the one-node path and returns a view of x.
+    const { y } = await s.run({ x });
+    const again = await s.run({ x });
+    assert.ok(again.y.sharesMemoryWith(x));
+    for (const t of [x, y, again.y, ...Object.values(out)]) t.dispose();
+    await s.release();
+  });
+});
+
 describe('feeds that contradict the graph fail before any kernel runs', () => {
   const bytes = modelBytes({
     nodes: [node('Gather', ['a', 'i'], ['y'], { axis: 1 })],
