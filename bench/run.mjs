@@ -20,6 +20,10 @@ if (process.argv.includes('--browser')) {
   await import('./browser.mjs');
   process.exit(process.exitCode ?? 0);
 }
+if (process.argv.includes('--exports')) {
+  await import('./exports.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv.includes('--embeddings')) {
   await import('./embeddings.mjs');
   process.exit(process.exitCode ?? 0);
