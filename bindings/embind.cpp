@@ -420,9 +420,10 @@ val dim_val(const ow::Dim& d) {
 }
 
 // Output types and shapes of one node. Inputs: [{ type: ONNX id (0 for an omitted input), dims:
-// (number | string | null)[] | null, value?: number[] }]. Returns [{ type, dims }] (dims null for
-// an unknown rank; `value` too, the values of a small int64 output that inference knows, such as
-// Shape's), or the failure.
+// (number | string | null)[] | null, value?: (number | string | null)[] }]. Returns [{ type, dims }]
+// (dims null for an unknown rank; `value` too, the values of a small int64 output that inference
+// knows, such as Shape's: numbers, or for values computed from symbolic dims entries a number, a
+// symbol or null), or the failure.
 val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
   Reader r;
   const std::string domain = r.string(domain_name), op = r.string(op_name);
@@ -447,8 +448,24 @@ val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
       else
         r.integer(NAN);
     }
+    // value: numbers (int_values), or entries a number, a symbol or null (dim_values).
     const val value = x["value"];
-    if (!value.isUndefined()) info.int_values = r.integers(value);
+    if (!value.isUndefined()) {
+      const uint32_t n = r.length(value);
+      std::vector<ow::Dim> entries;
+      for (uint32_t k = 0; k < n && r.ok(); ++k) {
+        const val e = value[k];
+        if (e.isNumber())
+          entries.push_back(ow::Dim::known(r.integer(e.as<double>())));
+        else if (e.isString())
+          entries.push_back(ow::Dim::named(e.as<std::string>()));
+        else if (e.isNull())
+          entries.push_back(ow::Dim::unknown());
+        else
+          r.integer(NAN);
+      }
+      info.set_values(std::move(entries));
+    }
     in.push_back(std::move(info));
   }
   if (!r.ok()) return malformed("a node and an array of { type, dims, value? }");
@@ -469,6 +486,10 @@ val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
     if (out[i].int_values) {
       val values = val::array();
       for (size_t k = 0; k < out[i].int_values->size(); ++k) values.set(k, static_cast<double>((*out[i].int_values)[k]));
+      o.set("value", values);
+    } else if (out[i].dim_values) {
+      val values = val::array();
+      for (size_t k = 0; k < out[i].dim_values->size(); ++k) values.set(k, dim_val((*out[i].dim_values)[k]));
       o.set("value", values);
     }
     list.set(i, o);

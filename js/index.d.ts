@@ -186,20 +186,24 @@ export type Dim = number | string | null;
 
 /**
  * What {@link inferShapes} knows of an input: its type and dims (null: unknown rank), and for a
- * constant int64 input such as Reshape's shape its values.
+ * constant int64 input such as Reshape's shape its values. A value computed from symbolic dims
+ * (a Shape of ['batch', 8]) may have entries that are a symbol or null (unknown).
  */
 export interface ValueInfo {
   type: TensorType;
   dims?: readonly Dim[] | null;
-  value?: readonly (number | bigint)[] | null;
+  value?: readonly (number | bigint | string | null)[] | null;
 }
 
 /** An inferred output: type and dims (null: unknown rank). */
 export interface InferredShape {
   type: TensorType;
   dims: Dim[] | null;
-  /** The values of a small int64 output that inference knows (Shape's, a Concat of known parts...). */
-  value?: number[];
+  /**
+   * The values of a small int64 output that inference knows (Shape's, a Concat of known parts...):
+   * numbers, or for values computed from symbolic dims, entries that are a symbol or null.
+   */
+  value?: Dim[];
 }
 
 /** Options of {@link runNode}, {@link inferShapes}, {@link prepareNode} and {@link PreparedNode}. */

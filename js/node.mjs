@@ -240,8 +240,9 @@ function valueInfoOf(x, i) {
       return n;
     });
   }
+  // (value entries: numbers, or, for a value computed from symbolic dims, a symbol or null)
   const value = x.value === undefined || x.value === null ? undefined
-    : Array.from(x.value, (v, j) => toInt(v, `inputs[${i}].value[${j}]`));
+    : Array.from(x.value, (v, j) => (v === null || typeof v === 'string' ? v : toInt(v, `inputs[${i}].value[${j}]`)));
   return { type, dims, value };
 }
 

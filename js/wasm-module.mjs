@@ -18,8 +18,9 @@
 
 /**
  * What inferNode takes of an input: an ONNX type id (0 for an omitted input), dims (null:
- * unknown rank) and, for a constant int64 input, its values.
- * @typedef {{ type: number, dims: (number | string | null)[] | null, value?: number[] }} WasmValueInfo
+ * unknown rank) and, for a constant int64 input, its values (entries a number, or for a value
+ * computed from symbolic dims, a symbol or null).
+ * @typedef {{ type: number, dims: (number | string | null)[] | null, value?: (number | string | null)[] }} WasmValueInfo
  */
 
 /**
@@ -67,7 +68,7 @@
  * @property {(node: number) => void} nodeDelete
  * @property {(node: number, indices: number, typeId: number, dims: readonly number[]) => { rows: number, remapped: number } | Failure} nodeGatherRows
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: number[]) => number[] | Failure} runNode
- * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => { type: number, dims: (number | string | null)[] | null, value?: number[] }[] | Failure} inferNode
+ * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => WasmValueInfo[] | Failure} inferNode
  * @property {() => WasmOpVersion[]} opVersions
  * @property {() => string} registryIndex one line a (domain, op) in the table's order, "domain\top\trowsInput\trowsAxis\n" (a cheaper read than opVersions)
  * @property {() => { kernels: string, threads: number, minOpset: number, maxOpset: number, domains: { domain: string, minOpset: number, maxOpset: number }[] }} runtimeFacts

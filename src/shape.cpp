@@ -26,6 +26,33 @@ std::string ValueInfo::shape_string() const {
   return s + "]";
 }
 
+std::optional<std::vector<Dim>> ValueInfo::values_as_dims() const {
+  if (dim_values) return dim_values;
+  if (!int_values) return std::nullopt;
+  std::vector<Dim> out;
+  out.reserve(int_values->size());
+  for (int64_t x : *int_values) out.push_back(Dim::known(x));
+  return out;
+}
+
+void ValueInfo::set_values(std::vector<Dim> values) {
+  int_values.reset();
+  dim_values.reset();
+  bool all_known = true, some_known = false;
+  for (const Dim& d : values) {
+    all_known = all_known && d.is_known();
+    some_known = some_known || d.kind != Dim::Kind::Unknown;
+  }
+  if (all_known) {
+    std::vector<int64_t> ints;
+    ints.reserve(values.size());
+    for (const Dim& d : values) ints.push_back(d.value);
+    int_values = std::move(ints);
+  } else if (some_known) {
+    dim_values = std::move(values);
+  }
+}
+
 Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* overflow) {
   DimProduct product;
   const Dim* only_symbol = nullptr;

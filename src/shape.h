@@ -28,12 +28,15 @@ struct Dim {
 };
 
 // What shape inference knows of a value: its element type, its shape (or that its rank is
-// unknown) and, for small constant int64 inputs such as Reshape's shape, the values.
+// unknown) and, for small constant int64 inputs such as Reshape's shape, the values. A shape
+// value computed from symbolic dims (Shape of ['batch', 8]) has its entries as dims instead:
+// dim_values, set only when int_values is not (some entry is a symbol or unknown).
 struct ValueInfo {
   ElementType type = ElementType::Undefined;
   bool rank_known = true;
   std::vector<Dim> dims;
   std::optional<std::vector<int64_t>> int_values;
+  std::optional<std::vector<Dim>> dim_values;
 
   static ValueInfo of_dims(ElementType t, const std::vector<int64_t>& d) {
     ValueInfo v;
@@ -44,6 +47,11 @@ struct ValueInfo {
   }
   bool fully_known() const;
   std::string shape_string() const;  // "[2, batch, ?]" or "[unknown rank]"
+  // The values as dims (int_values as known dims, or dim_values), or nothing when neither is set.
+  std::optional<std::vector<Dim>> values_as_dims() const;
+  // Sets the values from dims: int_values when every entry is known, else dim_values when some
+  // entry is known or a symbol (nothing when all are unknown).
+  void set_values(std::vector<Dim> values);
 };
 
 // Product of dims[begin, end): 0 when a known dim is 0 (whatever the others are), else a number

@@ -20,8 +20,9 @@ export function foldKnownValues(steps, info, tensors, owned) {
   return steps.filter((st) => {
     const k = info.get(st.output);
     const dims = k?.dims;
-    if (!k?.value || k.type !== 'int64' || !dims || !dims.every((d) => typeof d === 'number')) return true;
-    const t = new Tensor('int64', k.value.map(BigInt), /** @type {number[]} */ (dims));
+    const value = k?.value;
+    if (!value || k.type !== 'int64' || !dims || !dims.every((d) => typeof d === 'number') || !value.every((x) => typeof x === 'number')) return true;
+    const t = new Tensor('int64', value.map((x) => BigInt(/** @type {number} */ (x))), /** @type {number[]} */ (dims));
     owned.push(t);
     tensors.set(st.output, t);
     return false;

@@ -12,8 +12,9 @@ import { modelError, tensorFromProto } from './tensor-proto.mjs';
 
 /**
  * What is known of a value of the graph: its type, its dims (entries a number, a symbol or null;
- * null when the rank is unknown) and, for a small constant int64 tensor, its values.
- * @typedef {{ type: import('../index.js').TensorType, dims: import('../index.js').Dim[] | null, value?: number[] }} Known
+ * null when the rank is unknown) and, for a small int64 tensor, its values (numbers; for a value
+ * computed from symbolic dims, entries a number, a symbol or null).
+ * @typedef {{ type: import('../index.js').TensorType, dims: import('../index.js').Dim[] | null, value?: import('../index.js').Dim[] }} Known
  */
 
 /**

@@ -80,13 +80,17 @@ Status infer_concat(const OpVersion& v, const OpParams& p, const std::vector<Val
   }
   if (sum_known) result.dims[axis] = Dim::known(sum);
   else if (in.size() == 1) result.dims[axis] = in[0].dims[axis];
-  // Values: when every input's are known (1-D int64 along axis 0), the output's are their concatenation.
+  // Values: when every input's are known (1-D int64 along axis 0; entries numbers or symbols),
+  // the output's are their concatenation.
   bool values = rank == 1;
-  for (const ValueInfo& x : in) values = values && x.int_values.has_value();
+  for (const ValueInfo& x : in) values = values && (x.int_values || x.dim_values);
   if (values) {
-    std::vector<int64_t> all;
-    for (const ValueInfo& x : in) all.insert(all.end(), x.int_values->begin(), x.int_values->end());
-    result.int_values = std::move(all);
+    std::vector<Dim> all;
+    for (const ValueInfo& x : in) {
+      const std::vector<Dim> part = *x.values_as_dims();
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    result.set_values(std::move(all));
   }
   out->push_back(std::move(result));
   return Status::ok();

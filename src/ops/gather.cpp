@@ -109,18 +109,20 @@ Status infer_gather(const OpVersion& v, const OpParams& p, const std::vector<Val
   result.dims.assign(data.dims.begin(), data.dims.begin() + static_cast<std::ptrdiff_t>(axis));
   result.dims.insert(result.dims.end(), indices.dims.begin(), indices.dims.end());
   result.dims.insert(result.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(axis) + 1, data.dims.end());
-  // Values: a 1-D int64 of known values (such as Shape's output) gathered at known indices.
-  if (data.int_values && indices.int_values && data.dims.size() == 1) {
-    const int64_t n = static_cast<int64_t>(data.int_values->size());
-    std::vector<int64_t> values;
+  // Values: a 1-D int64 of known values (such as Shape's output, its entries numbers or
+  // symbols) gathered at known indices.
+  const std::optional<std::vector<Dim>> data_values = data.values_as_dims();
+  if (data_values && indices.int_values && data.dims.size() == 1) {
+    const int64_t n = static_cast<int64_t>(data_values->size());
+    std::vector<Dim> values;
     for (const int64_t i : *indices.int_values) {
       if (i < -n || i >= n) {
         values.clear();
         break;
       }
-      values.push_back((*data.int_values)[static_cast<size_t>(i < 0 ? i + n : i)]);
+      values.push_back((*data_values)[static_cast<size_t>(i < 0 ? i + n : i)]);
     }
-    if (values.size() == indices.int_values->size()) result.int_values = std::move(values);
+    if (values.size() == indices.int_values->size()) result.set_values(std::move(values));
   }
   out->push_back(std::move(result));
   return Status::ok();

@@ -14,27 +14,38 @@ struct ReshapeParams : OpParams {
   bool allowzero = false;
 };
 
-std::string list_string(const std::vector<int64_t>& v) {
+std::string list_string(const std::vector<Dim>& v) {
   std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i].to_string();
   return s + "]";
 }
 
-Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std::vector<int64_t>& shape,
+std::vector<Dim> known_dims(const std::vector<int64_t>& values) {
+  std::vector<Dim> dims;
+  dims.reserve(values.size());
+  for (int64_t x : values) dims.push_back(Dim::known(x));
+  return dims;
+}
+
+// The shape's entries are numbers, or (a shape computed from symbolic dims: Concat of Shape's
+// entries) symbols or unknown: a symbol stands for that dim, an unknown entry gives an unknown dim.
+Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std::vector<Dim>& shape,
                            bool allowzero, std::vector<ValueInfo>* out) {
   const std::string label = v.label();
   int minus_one = -1;
   bool has_zero = false;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
+    if (!shape[i].is_known()) continue;
+    const int64_t value = shape[i].value;
+    if (value == -1) {
       if (minus_one >= 0)
         return ONNXWASM_ERROR(StatusCode::Shape, label + ": shape " + list_string(shape) +
                                              " has more than one -1; at most one dimension can be inferred");
       minus_one = static_cast<int>(i);
-    } else if (shape[i] < -1) {
-      return ONNXWASM_ERROR(StatusCode::Shape, label + ": shape value " + std::to_string(shape[i]) + " at position " +
+    } else if (value < -1) {
+      return ONNXWASM_ERROR(StatusCode::Shape, label + ": shape value " + std::to_string(value) + " at position " +
                                            std::to_string(i) + " is invalid; values must be >= -1");
-    } else if (shape[i] == 0) {
+    } else if (value == 0) {
       has_zero = true;
     }
   }
@@ -45,7 +56,9 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
   ValueInfo result;
   result.type = input.type;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0 && !allowzero) {
+    if (!shape[i].is_known()) {
+      result.dims.push_back(shape[i]);
+    } else if (shape[i].value == 0 && !allowzero) {
       if (!input.rank_known) {
         result.dims.push_back(Dim::unknown());
       } else if (i >= input.dims.size()) {
@@ -56,7 +69,7 @@ Status reshape_with_values(const OpVersion& v, const ValueInfo& input, const std
         result.dims.push_back(input.dims[i]);
       }
     } else {
-      result.dims.push_back(shape[i] == -1 ? Dim::unknown() : Dim::known(shape[i]));
+      result.dims.push_back(shape[i].value == -1 ? Dim::unknown() : shape[i]);
     }
   }
 
@@ -132,7 +145,7 @@ Status parse_reshape(const OpVersion&, const Attributes& attrs, std::unique_ptr<
 
 Status infer_reshape_1(const OpVersion& v, const OpParams& p, const std::vector<ValueInfo>& in,
                        std::vector<ValueInfo>* out) {
-  return reshape_with_values(v, in[0], static_cast<const ReshapeParams&>(p).shape, false, out);
+  return reshape_with_values(v, in[0], known_dims(static_cast<const ReshapeParams&>(p).shape), false, out);
 }
 
 Status infer_reshape_5(const OpVersion& v, const OpParams& p, const std::vector<ValueInfo>& in,
@@ -142,12 +155,11 @@ Status infer_reshape_5(const OpVersion& v, const OpParams& p, const std::vector<
   if (shape.rank_known && shape.dims.size() != 1)
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'shape' must be a 1-D tensor, got shape " +
                                          shape.shape_string());
-  if (shape.int_values) {
-    if (shape.rank_known && shape.dims[0].is_known() &&
-        shape.dims[0].value != static_cast<int64_t>(shape.int_values->size()))
+  if (const std::optional<std::vector<Dim>> values = shape.values_as_dims()) {
+    if (shape.rank_known && shape.dims[0].is_known() && shape.dims[0].value != static_cast<int64_t>(values->size()))
       return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'shape' has dims " + shape.shape_string() + " but " +
-                                           std::to_string(shape.int_values->size()) + " values");
-    return reshape_with_values(v, in[0], *shape.int_values, allowzero, out);
+                                           std::to_string(values->size()) + " values");
+    return reshape_with_values(v, in[0], *values, allowzero, out);
   }
   ValueInfo result;
   result.type = in[0].type;

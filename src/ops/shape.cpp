@@ -39,14 +39,7 @@ Status shape_of(const ShapeParams& p, const ValueInfo& input, std::vector<ValueI
   int64_t begin = 0, end = 0;
   shape_range(p, static_cast<int64_t>(input.dims.size()), &begin, &end);
   result.dims = {Dim::known(end - begin)};
-  std::vector<int64_t> values;
-  bool all_known = true;
-  for (int64_t i = begin; i < end && all_known; ++i) {
-    const Dim& d = input.dims[static_cast<size_t>(i)];
-    all_known = d.is_known();
-    values.push_back(d.value);
-  }
-  if (all_known) result.int_values = std::move(values);
+  result.set_values(std::vector<Dim>(input.dims.begin() + begin, input.dims.begin() + end));
   out->push_back(std::move(result));
   return Status::ok();
 }

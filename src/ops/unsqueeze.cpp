@@ -14,7 +14,7 @@
 // Inference, as ONNX's: a named dim that is a symbol or unknown is removed (a run checks that it
 // is 1); without axes, a dim that is not a known number might be 1, so the output rank is
 // unknown. Axes given as an input whose values inference does not know give the output rank only
-// (r + n or r - n), every dim unknown. Values the input carries (int_values) pass through.
+// (r + n or r - n), every dim unknown. Values the input carries (int_values, dim_values) pass through.
 // Refusals of axes from an attribute are Attribute errors; of axes from an input, and of a
 // squeezed dim that is not 1, Shape errors (as Reshape's shape values).
 #include <algorithm>
@@ -97,6 +97,7 @@ Status unsqueeze(const OpVersion& v, StatusCode code, const ValueInfo& input, co
   size_t k = 0;
   for (int64_t i = 0; i < rank; ++i) result.dims.push_back(marked[static_cast<size_t>(i)] ? Dim::known(1) : input.dims[k++]);
   result.int_values = input.int_values;
+  result.dim_values = input.dim_values;
   out->push_back(std::move(result));
   return Status::ok();
 }
@@ -137,6 +138,7 @@ Status squeeze(const OpVersion& v, StatusCode code, const ValueInfo& input, cons
   for (size_t i = 0; i < rank; ++i)
     if (!marked[i]) result.dims.push_back(input.dims[i]);
   result.int_values = input.int_values;
+  result.dim_values = input.dim_values;
   out->push_back(std::move(result));
   return Status::ok();
 }

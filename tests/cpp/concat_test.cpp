@@ -153,3 +153,48 @@ TEST_CASE("Values flow through inference: Shape -> Gather -> Unsqueeze -> Concat
   REQUIRE(infer_node("Gather", 13, Attributes(), {shape[0], zero}, &first).is_ok());
   CHECK_FALSE(first[0].int_values);
 }
+
+TEST_CASE("Symbolic values flow through inference: x.view(x.size(0), -1) on ['batch', 3, 8] infers ['batch', 24]") {
+  const ValueInfo x = onnxwasm_test::parse_shape(E::Float, "[batch, 3, 8]");
+  std::vector<ValueInfo> shape, first, unsq, cat, out;
+  REQUIRE(infer_node("Shape", 13, Attributes(), {x}, &shape).is_ok());
+  CHECK_FALSE(shape[0].int_values);
+  REQUIRE(shape[0].dim_values);
+  CHECK(ValueInfo{E::Int64, true, *shape[0].dim_values, {}, {}}.shape_string() == "[batch, 3, 8]");  // (the values printed as a shape)
+  ValueInfo zero = ValueInfo::of_dims(E::Int64, {});
+  zero.int_values = std::vector<int64_t>{0};
+  REQUIRE(infer_node("Gather", 13, Attributes(), {shape[0], zero}, &first).is_ok());
+  REQUIRE(first[0].dim_values);
+  CHECK(first[0].dim_values->at(0) == Dim::named("batch"));
+  ValueInfo axes0 = ValueInfo::of_dims(E::Int64, {1});
+  axes0.int_values = std::vector<int64_t>{0};
+  REQUIRE(infer_node("Unsqueeze", 13, Attributes(), {first[0], axes0}, &unsq).is_ok());
+  REQUIRE(unsq[0].dim_values);
+  ValueInfo minus1 = ValueInfo::of_dims(E::Int64, {1});
+  minus1.int_values = std::vector<int64_t>{-1};
+  REQUIRE(infer_node("Concat", 13, axis(0), {unsq[0], minus1}, &cat).is_ok());
+  REQUIRE(cat[0].dim_values);
+  CHECK(ValueInfo{E::Int64, true, *cat[0].dim_values, {}, {}}.shape_string() == "[batch, -1]");
+  // The -1 is solved with 'batch' cancelled on both sides.
+  REQUIRE(infer_node("Reshape", 14, Attributes(), {x, cat[0]}, &out).is_ok());
+  CHECK(out[0].shape_string() == "[batch, 24]");
+  // A Gather of the known entry gives a number: Shape(x)[2] = 8.
+  zero.int_values = std::vector<int64_t>{-1};
+  REQUIRE(infer_node("Gather", 13, Attributes(), {shape[0], zero}, &first).is_ok());
+  REQUIRE(first[0].int_values);
+  CHECK(*first[0].int_values == std::vector<int64_t>{8});
+  // An entry that is unknown stays unknown: Reshape to [?, 8] of [batch, seq, 8] gives [?, 8].
+  const ValueInfo y = onnxwasm_test::parse_shape(E::Float, "[batch, seq, 8]");
+  ValueInfo partial = ValueInfo::of_dims(E::Int64, {2});
+  partial.set_values({Dim::unknown(), Dim::known(8)});
+  REQUIRE(partial.dim_values);
+  REQUIRE(infer_node("Reshape", 14, Attributes(), {y, partial}, &out).is_ok());
+  CHECK(out[0].shape_string() == "[?, 8]");
+  // ['batch', -1] on [batch, seq, 8]: the -1 is seq*8, which no single dim names: unknown.
+  REQUIRE(infer_node("Reshape", 14, Attributes(), {y, cat[0]}, &out).is_ok());
+  CHECK(out[0].shape_string() == "[batch, ?]");
+  // Every entry unknown: no values at all.
+  partial.set_values({Dim::unknown(), Dim::unknown()});
+  CHECK_FALSE(partial.dim_values);
+  CHECK_FALSE(partial.int_values);
+}

@@ -230,6 +230,9 @@ const viewModel = (dims) => modelBytes({
 describe('shape subgraphs', () => {
   test('dynamic batch: right for every batch, in any order, the shape values kept per distinct dims (bounded), fetched as copies', async () => {
     const s = await InferenceSession.create(viewModel(['batch', 3, 4]));
+    // Inference carries the shape's values as dims ('batch', then [batch, -1]) and solves the -1.
+    assert.deepEqual(s.outputMetadata[0].shape, ['batch', 12]);
+    assert.deepEqual(s.valueInfo('shape')?.dims, [2]);
     const feed = (b) => new Tensor('float32', Float32Array.from({ length: b * 12 }, (_, k) => k), [b, 3, 4]);
     const heapAfter = [];
     for (const b of [2, 5, 2, 1, 5, 3, ...Array.from({ length: 34 }, (_, k) => k + 4), 2, 5]) {
