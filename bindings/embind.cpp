@@ -363,16 +363,22 @@ uintptr_t node_run_handle(uintptr_t node, int n) {
   return h;
 }
 
-// The rows a prepared node (whose capabilities say it can: a Gather) needs from data of `type_id`
-// and `dims` that is not in memory (a table kept in its file), for `indices`: { rows, remapped }, new int64 tensors (owned by JS) of
-// the distinct rows, ascending, and of the indices as positions among them; or the failure (the
+// The rows a prepared node (whose capabilities say it can: a Gather, a GatherBlockQuantized)
+// needs from its data (input 0) of `type_id` and `dims` that is not in memory (a table kept in its
+// file), for the other inputs: the first `count` handles of g_inputs, as for a run (the first one
+// unused, the second the indices). { rows, remapped }, new int64 tensors (owned by JS) of the
+// distinct rows, ascending, and of the indices as positions among them; or the failure (the
 // errors a run would give).
-val node_gather_rows(uintptr_t n, uintptr_t indices, int type_id, val dims) {
+val node_gather_rows(uintptr_t n, int count, int type_id, val dims) {
   Reader r;
   const std::vector<int64_t> shape = r.integers(dims);
   if (!r.ok()) return malformed("dims must be an array of integers");
+  if (count < 2 || static_cast<size_t>(count) > g_inputs.size) return malformed("an input count outside the input area");
+  g_inputs.tensors[0] = nullptr;
+  for (int i = 1; i < count; ++i) g_inputs.tensors[i] = tensor_or_null(g_inputs.handles[i]);
   ow::Tensor remapped, rows;
-  const ow::Status s = node_at(n)->op.plan_rows(static_cast<ow::ElementType>(type_id), shape, tensor_at(indices)->tensor, &remapped, &rows);
+  const ow::Status s = node_at(n)->op.plan_rows(static_cast<ow::ElementType>(type_id), shape, g_inputs.tensors.get(),
+                                                static_cast<size_t>(count), &remapped, &rows);
   if (!s.is_ok()) return failure(s);
   const uintptr_t hr = adopt(std::move(rows));
   const uintptr_t hm = hr ? adopt(std::move(remapped)) : 0;
@@ -541,6 +547,10 @@ val op_versions() {
     caps.set("view", v.caps.view);
     caps.set("rowsInput", v.caps.rows_input);
     caps.set("rowsAxis", val(v.caps.rows_axis ? v.caps.rows_axis : ""));
+    val also = val::array();
+    for (unsigned k = 0, j = 0; k < 32; ++k)
+      if (v.caps.rows_also & (1u << k)) also.set(j++, static_cast<int>(k));
+    caps.set("rowsAlso", also);
     o.set("inputs", inputs);
     o.set("attributes", attributes);
     o.set("capabilities", caps);
@@ -550,7 +560,7 @@ val op_versions() {
 }
 
 // The registry in brief, for what a session checks at every create (which ops run, which read a
-// table by rows): one line a (domain, op), "domain\top\trowsInput\trowsAxis", in the table's
+// table by rows): one line a (domain, op), "domain\top\trowsInput\trowsAxis\trowsAlso", in the table's
 // order. One string: opVersions() builds every row as objects, which a session's first result
 // would wait for (docs/performance.md, "Figures behind design choices").
 std::string registry_index() {
@@ -558,7 +568,8 @@ std::string registry_index() {
   for (const ow::OpVersion& v : ow::op_versions()) {
     const std::string head = std::string(v.domain) + "\t" + v.op + "\t";
     if (out.find(head) == 0 || out.find("\n" + head) != std::string::npos) continue;
-    out += head + std::to_string(v.caps.rows_input) + "\t" + (v.caps.rows_axis ? v.caps.rows_axis : "") + "\n";
+    out += head + std::to_string(v.caps.rows_input) + "\t" + (v.caps.rows_axis ? v.caps.rows_axis : "") + "\t" +
+           std::to_string(v.caps.rows_also) + "\n";
   }
   return out;
 }

@@ -251,9 +251,10 @@ export interface OpVersion {
   /**
    * What the package relies on: `view`, the output shares input 0's memory (no copy);
    * `rowsInput` (-1 for none), the input a session may keep outside memory (in its file, a Blob or
-   * OPFS) and read by rows when the attribute `rowsAxis` is 0.
+   * OPFS) and read by rows when the attribute `rowsAxis` is 0; `rowsAlso`, the inputs indexed by
+   * the same rows (GatherBlockQuantized's scales and zero points), taken at the rows read.
    */
-  capabilities: { view: boolean; rowsInput: number; rowsAxis: string };
+  capabilities: { view: boolean; rowsInput: number; rowsAxis: string; rowsAlso: number[] };
 }
 /** The registry: every version of every op, with its domain, opset range, inputs, attributes and capabilities. */
 export declare function opVersions(): OpVersion[];

@@ -37,6 +37,24 @@ function makeRoom(n) {
   refreshInfo();   // (the area may lie beyond the view a threads build made before it grew)
 }
 
+// Writes the handles of values[at[0]], values[at[1]], ... (n of them; -1 in `at`, or an
+// undefined or null value: 0, omitted; `at` null: values[0..n)) to the binding's input area.
+/**
+ * @param {readonly (Tensor | null | undefined)[]} values
+ * @param {readonly number[] | null} at
+ * @param {number} n
+ */
+function writeInputs(values, at, n) {
+  if (n > inputsRoom) makeRoom(n);
+  let heap = /** @type {RunCalls} */ (runCalls).info;
+  if (heap.length === 0) heap = refreshInfo();   // (memory growth detached the view)
+  for (let k = 0; k < n; ++k) {
+    const i = at === null ? k : at[k];
+    const t = i < 0 ? undefined : values[i];
+    heap[inputsAt + k] = t === undefined || t === null ? 0 : handleOf(t);
+  }
+}
+
 export class PreparedNode {
   #node = 0;
   /** @type {string} */
@@ -86,32 +104,29 @@ export class PreparedNode {
   runTensors(values, at, n) {
     const node = this.#node;
     if (!node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
-    if (n > inputsRoom) makeRoom(n);
-    let heap = /** @type {RunCalls} */ (runCalls).info;
-    if (heap.length === 0) heap = refreshInfo();   // (memory growth detached the view)
-    for (let k = 0; k < n; ++k) {
-      const i = at === null ? k : at[k];
-      const t = i < 0 ? undefined : values[i];
-      heap[inputsAt + k] = t === undefined || t === null ? 0 : handleOf(t);
-    }
+    writeInputs(values, at, n);
     const h = /** @type {RunCalls} */ (runCalls).nodeRunHandle(node, n);
     return h ? tensorFromRun(h) : tensorFromHandle(check(/** @type {WasmModule} */ (loadedModule).nodeRun(node, n)));
   }
 
-  // For an op whose capabilities say it reads a table by rows (a Gather), with its data (type id
-  // and dims) a table outside memory: the same checks as a run (the same errors), then { rows,
-  // remapped }: int64 Tensors of the distinct rows to read, ascending, and of the indices as
-  // positions among them. The caller owns both.
+  // For an op whose capabilities say it reads a table by rows (a Gather, a GatherBlockQuantized),
+  // with its data (input 0: type id and dims) a table outside memory and its other inputs
+  // values[at[1]] (the indices) ... (n in all; values[at[0]] unused): the same checks as a run
+  // (the same errors), then { rows, remapped }: int64 Tensors of the distinct rows to read,
+  // ascending, and of the indices as positions among them. The caller owns both.
   /**
-   * @param {Tensor} indices
+   * @param {readonly (Tensor | null | undefined)[]} values
+   * @param {readonly number[]} at
+   * @param {number} n
    * @param {number} typeId
    * @param {readonly number[]} dims
    * @returns {{ rows: Tensor, remapped: Tensor }}
    */
-  gatherRows(indices, typeId, dims) {
-    const n = this.#node;
-    if (!n) throw new DisposedError(`this prepared ${this.#label} was disposed`);
-    const { rows, remapped } = check(getModule().nodeGatherRows(n, indices.handle, typeId, dims));
+  gatherRows(values, at, n, typeId, dims) {
+    const node = this.#node;
+    if (!node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
+    writeInputs(values, at, n);
+    const { rows, remapped } = check(getModule().nodeGatherRows(node, n, typeId, dims));
     const r = tensorFromHandle(rows);   // (frees `rows` itself when it throws)
     try {
       return { rows: r, remapped: tensorFromHandle(remapped) };

@@ -6,7 +6,10 @@
 // design choices").
 import { getModule } from './runtime.mjs';
 
-/** @typedef {{ rowsInput: number, rowsAxis: string }} OpFacts */
+/**
+ * rowsAlso: a bit per input indexed by the same rows as the table (bit k: input k).
+ * @typedef {{ rowsInput: number, rowsAxis: string, rowsAlso: number }} OpFacts
+ */
 
 /** @type {Map<string, Map<string, OpFacts>> | null} */
 let facts = null;
@@ -20,9 +23,9 @@ export function registryFacts() {
   const byDomain = new Map();
   for (const line of getModule().registryIndex().split('\n')) {
     if (!line) continue;
-    const [domain, op, rowsInput, rowsAxis] = line.split('\t');
+    const [domain, op, rowsInput, rowsAxis, rowsAlso] = line.split('\t');
     if (!byDomain.has(domain)) byDomain.set(domain, new Map());
-    byDomain.get(domain).set(op, { rowsInput: Number(rowsInput), rowsAxis });
+    byDomain.get(domain).set(op, { rowsInput: Number(rowsInput), rowsAxis, rowsAlso: Number(rowsAlso) });
   }
   facts = byDomain;
   return byDomain;

@@ -66,7 +66,7 @@
  * @property {(node: number, n: number) => number | Failure} nodeRun
  * @property {(node: number, n: number) => number} nodeRunHandle
  * @property {(node: number) => void} nodeDelete
- * @property {(node: number, indices: number, typeId: number, dims: readonly number[]) => { rows: number, remapped: number } | Failure} nodeGatherRows
+ * @property {(node: number, count: number, typeId: number, dims: readonly number[]) => { rows: number, remapped: number } | Failure} nodeGatherRows
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: number[]) => number[] | Failure} runNode
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => WasmValueInfo[] | Failure} inferNode
  * @property {() => WasmOpVersion[]} opVersions

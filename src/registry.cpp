@@ -64,8 +64,11 @@ constexpr AttrSpec kGbqAttrs[] = {{"gather_axis", AttrKind::Int, false},
                                   {"block_size", AttrKind::Int, false},
                                   {"bits", AttrKind::Int, false}};
 
-// Gather reads its data (input 0) by rows from outside memory when it gathers along axis 0.
+// Gather reads its data (input 0) by rows from outside memory when it gathers along axis 0;
+// GatherBlockQuantized too (gather_axis 0), with its scales and zero points (inputs 2 and 3) taken
+// at the same rows.
 constexpr Capabilities kGatherCaps = {false, 0, "axis", plan_gather_rows};
+constexpr Capabilities kGbqCaps = {false, 0, "gather_axis", plan_gather_block_quantized_rows, (1u << 2) | (1u << 3)};
 constexpr Capabilities kView = {true, -1, nullptr, nullptr};
 constexpr Capabilities kNone = {};
 
@@ -148,7 +151,7 @@ Span<OpVersion> op_versions() {
       {"", "Squeeze", 25, kMaxOpset, In<kWithInt2>::squeeze, {}, parse_squeeze, infer_squeeze_13, run_view, kView, SPEC(Squeeze, 25)},
 
       {"com.microsoft", "GatherBlockQuantized", 1, 1, kGbqInputs, kGbqAttrs, parse_gather_block_quantized,
-       infer_gather_block_quantized, run_gather_block_quantized, kNone,
+       infer_gather_block_quantized, run_gather_block_quantized, kGbqCaps,
        "https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized"},
 
       {"", "Concat", 1, 3, In<kFloats>::concat, kAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 1)},

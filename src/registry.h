@@ -104,6 +104,9 @@ struct Capabilities {
   int rows_input = -1;
   const char* rows_axis = nullptr;
   PlanRowsFn plan_rows = nullptr;
+  // Inputs indexed by the same rows as that table (bit k: input k), such as GatherBlockQuantized's
+  // scales and zero points: a run on the rows read takes the same rows of these.
+  uint32_t rows_also = 0;
 };
 
 struct OpVersion {

@@ -153,28 +153,36 @@ Status PreparedOp::infer_for_run(const Tensor* const* inputs, size_t n) {
   return Status::ok();
 }
 
-Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
-                            Tensor* remapped, Tensor* rows) {
+Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor* const* inputs,
+                            size_t n, Tensor* remapped, Tensor* rows) {
   const OpVersion& v = *v_;
   inferred_valid_ = false;   // inferred_ is about to hold this table's shapes
-  if (!v.caps.plan_rows)
+  if (!v.caps.plan_rows || v.caps.rows_input != 0)
     return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": this op does not read a table kept outside memory");
-  types_.assign({data_type, indices.type});
+  if (n < 2 || !inputs[1])
+    return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": reading a table by rows needs the indices (input 1)");
+  types_.assign({data_type});
+  for (size_t i = 1; i < n; ++i) types_.push_back(inputs[i] ? inputs[i]->type : ElementType::Undefined);
   ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
   ONNXWASM_RETURN_IF_ERROR(params_status_);
-  infos_.resize(2);
-  for (size_t i = 0; i < 2; ++i) {
-    const std::vector<int64_t>& dims = i == 0 ? data_dims : indices.dims;
-    infos_[i].type = types_[i];
-    infos_[i].rank_known = true;
-    infos_[i].int_values.reset();
-    infos_[i].dims.clear();
-    for (int64_t d : dims) infos_[i].dims.push_back(Dim::known(d));
+  infos_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    ValueInfo& info = infos_[i];
+    info.type = types_[i];
+    info.rank_known = i == 0 || inputs[i] != nullptr;
+    info.int_values.reset();
+    info.dims.clear();
+    if (!info.rank_known) continue;
+    for (int64_t d : i == 0 ? data_dims : inputs[i]->dims) info.dims.push_back(Dim::known(d));
+    if (i > 0 && v.input(i).value_needed) {
+      const int64_t* p = reinterpret_cast<const int64_t*>(inputs[i]->buffer->data());
+      info.int_values = std::vector<int64_t>(p, p + inputs[i]->element_count());
+    }
   }
   inferred_.clear();
   ONNXWASM_RETURN_IF_ERROR(v.infer(v, *params_, infos_, &inferred_));
   ONNXWASM_RETURN_IF_ERROR(check_output_sizes(v, inferred_));
-  return v.caps.plan_rows(v, *params_, data_dims, indices, remapped, rows);
+  return v.caps.plan_rows(v, *params_, data_dims, *inputs[1], remapped, rows);
 }
 
 }  // namespace onnxwasm

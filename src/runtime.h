@@ -46,11 +46,18 @@ class PreparedOp {
   // `inputs` are borrowed (null for an omitted optional input); on success *output owns (or
   // shares) its buffer.
   Status run(const Tensor* const* inputs, size_t n, Tensor* output);
-  // An op whose table (Capabilities::rows_input, of `data_type` and `data_dims`) is not in memory,
-  // with `indices` as its other input: the same checks as a run with that data, then the
-  // version's plan_rows fills `remapped` and `rows`.
-  Status plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
+  // An op whose table (Capabilities::rows_input, input 0, of `data_type` and `data_dims`) is not in
+  // memory, with its other inputs (`inputs[0]` unused; inputs[1] the indices; null for an omitted
+  // one): the same checks as a run with that data, then the version's plan_rows fills `remapped`
+  // and `rows`.
+  Status plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor* const* inputs, size_t n,
                    Tensor* remapped, Tensor* rows);
+  // The same for an op of two inputs (data, indices).
+  Status plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
+                   Tensor* remapped, Tensor* rows) {
+    const Tensor* inputs[2] = {nullptr, &indices};
+    return plan_rows(data_type, data_dims, inputs, 2, remapped, rows);
+  }
 
  private:
   Status infer_for_run(const Tensor* const* inputs, size_t n);

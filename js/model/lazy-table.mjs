@@ -1,15 +1,31 @@
 // A table that stays in its source (a file, a Blob, caller's bytes or an OPFS copy): a Gather
 // along axis 0 reads the rows each run needs, adjacent rows in one read, into a block of just
 // those rows, then gathers from the block with indices remapped to it (so the output, and every
-// error, is the in-memory Gather's).
+// error, is the in-memory Gather's). An op whose other inputs are indexed by the same rows
+// (GatherBlockQuantized's scales and zero points: the registry's rowsAlso) gets those rows of
+// them, taken in memory.
 // Memory: a LazyTable owns no wasm memory between runs; each gather's output belongs to the caller.
 // @ts-check
 import { ExternalDataError } from '../generated/errors.mjs';
+import { PreparedNode } from '../prepared.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
 import { ShortRead } from './sources.mjs';
 import { checkRange, sizeText, tableBytes } from './table-facts.mjs';
 
 /** @typedef {import('./table-facts.mjs').TableFacts} TableFacts */
+
+// Rows `rows` (int64, ascending) of a tensor in memory, along axis 0: a Gather, prepared once.
+/** @type {PreparedNode | null} */
+let rowsGather = null;
+/**
+ * @param {Tensor} t
+ * @param {Tensor} rows
+ * @returns {Tensor}
+ */
+function takeRows(t, rows) {
+  rowsGather ??= new PreparedNode({ opType: 'Gather', attributes: { axis: 0 } }, { opset: 13 });
+  return rowsGather.runTensors([t, rows], null, 2);
+}
 
 export class LazyTable {
   /** @param {TableFacts} x the table's facts (table-facts.mjs) */
@@ -34,16 +50,23 @@ export class LazyTable {
     return new LazyTable(x);
   }
 
-  // Gather(table, indices) through a prepared node that reads its table by rows (a Gather, whose
-  // capabilities say so): an output Tensor the caller owns.
+  // The node's run with this table as its input 0, through a prepared node that reads its table by
+  // rows (a Gather, a GatherBlockQuantized: their capabilities say so), its other inputs
+  // values[at[1]] (the indices) ... (n in all); `rowsAlso`: a bit per input indexed by the same
+  // rows. An output Tensor the caller owns.
   /**
-   * @param {import('../prepared.mjs').PreparedNode} prepared
-   * @param {Tensor} indices
+   * @param {PreparedNode} prepared
+   * @param {readonly (Tensor | undefined)[]} values
+   * @param {readonly number[]} at
+   * @param {number} n
+   * @param {number} rowsAlso
    * @returns {Promise<Tensor>}
    */
-  async gather(prepared, indices) {
-    const { rows, remapped } = prepared.gatherRows(indices, this.t.id, this.dims);
+  async gather(prepared, values, at, n, rowsAlso) {
+    const { rows, remapped } = prepared.gatherRows(values, at, n, this.t.id, this.dims);
     let block = null;
+    /** @type {Tensor[]} */
+    const taken = [];
     try {
       // (copied out first: allocating the block may grow memory, which detaches rows.data's view)
       const ids = Array.from(rows.data, Number), u = ids.length;
@@ -66,9 +89,22 @@ export class LazyTable {
           throw new ExternalDataError(`table '${this.name}' (${sizeText(this.bytes)}) is kept in '${this.location}', which cannot be read: ${why}`);
         }
       }
-      return prepared.runTensors([block, remapped], null, 2);
+      /** @type {(Tensor | null)[]} */
+      const inputs = [block, remapped];
+      for (let k = 2; k < n; ++k) {
+        const t = at[k] < 0 ? undefined : values[at[k]];
+        if (t && rowsAlso & (1 << k)) {
+          const part = takeRows(t, rows);
+          taken.push(part);
+          inputs.push(part);
+        } else {
+          inputs.push(t ?? null);
+        }
+      }
+      return prepared.runTensors(inputs, null, n);
     } finally {
       block?.dispose();
+      for (const t of taken) t.dispose();
       rows.dispose();
       remapped.dispose();
     }

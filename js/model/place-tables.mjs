@@ -10,9 +10,10 @@ export const AUTO_MEMORY_BYTES = 2 * GiB;
 
 // Map name -> 'memory' | 'file'. `tables`: Map name -> facts (table-facts.mjs) for each external
 // initializer, in graph order. A table may stay in its source ('file') only when the source
-// allows it (a file, a Blob, bytes or an OPFS copy; not a URL), it is numeric with rank >= 1
-// (whole bytes per row), read only as the table of ops whose capabilities in the registry say
-// they read it by rows (a Gather's data) along axis 0, and neither a graph output nor a graph
+// allows it (a file, a Blob, bytes or an OPFS copy; not a URL), it is numeric with rank >= 1 and
+// elements of a byte or more (whole bytes per row), read only as the table of ops whose
+// capabilities in the registry say they read it by rows (a Gather's data, a GatherBlockQuantized's
+// uint8 data) along axis 0, and neither a graph output nor a graph
 // input (a feed may replace those). 'auto' keeps such a table in memory while the tables in
 // memory total at most AUTO_MEMORY_BYTES.
 /**
@@ -43,7 +44,7 @@ export function placeTables(graph, tables, overridable, mode) {
   const outputs = new Set(graph.output.map((o) => o.name));
   /** @type {(name: string, table: import('./table-facts.mjs').TableFacts) => boolean} */
   const keepable = (name, { t, dims, source }) => rowReads.get(name) === true && !outputs.has(name) && !overridable.has(name) &&
-    t.name !== 'string' && dims.length >= 1 && source.canKeepTables;
+    t.name !== 'string' && t.bits >= 8 && dims.length >= 1 && source.canKeepTables;
   /** @type {Map<string, 'memory' | 'file'>} */
   const place = new Map();
   let inMemory = 0;

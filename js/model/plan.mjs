@@ -8,6 +8,7 @@
 // Shape -> Gather -> Unsqueeze -> Concat -> Reshape of a dynamic-axes export costs a lookup per
 // node on a run, not a node's run.
 // @ts-check
+import { registryFacts } from '../registry.mjs';
 
 /** @typedef {import('../tensor.mjs').Tensor} Tensor */
 /** @typedef {import('../prepared.mjs').PreparedNode} PreparedNode */
@@ -26,11 +27,12 @@
 
 /**
  * A step of the run: its node, its inputs' slots (-1: omitted), how many, its output's slot, the
- * table it reads by rows (or undefined), and whether its output is freed after the run. `memo`:
+ * table it reads by rows (or undefined) and its inputs indexed by the same rows (a bit each,
+ * registry.mjs), and whether its output is freed after the run. `memo`:
  * its outputs by key for a step of a shape subgraph (null for the others); `source`: for a Shape
  * or Size step, its number among the sources (its key: its input's dims), else -1; `deps`: the
  * sources it depends on (its key: theirs, joined).
- * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, temporary: boolean,
+ * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, rowsAlso: number, temporary: boolean,
  *   memo: Map<string, Tensor> | null, source: number, deps: number[] }} PlanStep
  */
 
@@ -100,8 +102,10 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
   // (lazy: the table a node reads by rows from its source, its input 0; placeTables lets only
   // such nodes read one)
   // (temporary, memo, source and deps: set below)
+  const facts = registryFacts();
   const planSteps = steps.map((st) => /** @type {PlanStep} */ ({
     prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]),
+    rowsAlso: facts.get(st.domain)?.get(st.opType)?.rowsAlso ?? 0,
     temporary: true, memo: null, source: -1, deps: [],
   }));
   const sources = markShapeSteps(steps, planSteps, base, new Set([...overridable.keys()].map(at)));

@@ -430,7 +430,7 @@ export class InferenceSession {
           continue;
         }
         // (the indices, input 1: a value before this node, so set)
-        const out = st.lazy ? await st.lazy.gather(st.prepared, /** @type {Tensor} */ (slots[st.at[1]])) : st.prepared.runTensors(slots, st.at, st.n);
+        const out = st.lazy ? await st.lazy.gather(st.prepared, slots, st.at, st.n, st.rowsAlso) : st.prepared.runTensors(slots, st.at, st.n);
         state.produced.push(out);
         slots[st.out] = out;
       }

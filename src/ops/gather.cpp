@@ -222,7 +222,11 @@ Status plan_gather_rows(const OpVersion& v, const OpParams& p, const std::vector
   if (axis != 0)
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": a table kept outside memory is read by rows (axis 0), not along axis " +
                                          std::to_string(axis));
-  const int64_t axis_dim = data_dims[0];
+  return plan_rows_of(v, data_dims[0], indices, remapped, rows);
+}
+
+Status plan_rows_of(const OpVersion& v, int64_t axis_dim, const Tensor& indices, Tensor* remapped, Tensor* rows) {
+  const size_t axis = 0;
   const size_t n = static_cast<size_t>(indices.element_count());
   std::unique_ptr<uint32_t, FreeDeleter> norm(static_cast<uint32_t*>(std::malloc((n > 0 ? n : 1) * sizeof(uint32_t))));
   if (!norm)

@@ -237,6 +237,21 @@ Status infer_gather_block_quantized(const OpVersion& v, const OpParams& params, 
   return Status::ok();
 }
 
+// Its PlanRowsFn (registry.h): a table kept outside memory is read by rows along gather_axis 0
+// (uint8 data, where gather_axis must be 0); its scales and zero points are taken at the same rows.
+Status plan_gather_block_quantized_rows(const OpVersion& v, const OpParams& p, const std::vector<int64_t>& data_dims,
+                                        const Tensor& indices, Tensor* remapped, Tensor* rows) {
+  const GbqParams& gp = static_cast<const GbqParams&>(p);
+  const int64_t rank = static_cast<int64_t>(data_dims.size());
+  size_t axis = 0, quantize_axis = 0;
+  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "gather_axis", gp.gather_axis, rank, true, "data", &axis));
+  ONNXWASM_RETURN_IF_ERROR(normalize_axis(v, "quantize_axis", gp.quantize_axis, rank, true, "data", &quantize_axis));
+  if (axis != 0 || quantize_axis == 0)
+    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": a table kept outside memory is read by rows: gather_axis 0 and quantize_axis " +
+                                         "another axis, not " + std::to_string(gp.gather_axis) + " and " + std::to_string(gp.quantize_axis));
+  return plan_rows_of(v, data_dims[0], indices, remapped, rows);
+}
+
 Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, const std::vector<const Tensor*>& in,
                                   const std::vector<ValueInfo>& inferred, std::vector<Tensor>* out) {
   const GbqParams& p = static_cast<const GbqParams&>(params);

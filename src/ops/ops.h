@@ -25,6 +25,9 @@ Status check_gather_indices(const OpVersion& v, const Tensor& indices, size_t ax
 // Gather's PlanRowsFn (registry.h): axis 0 only.
 Status plan_gather_rows(const OpVersion& v, const OpParams& p, const std::vector<int64_t>& data_dims,
                         const Tensor& indices, Tensor* remapped, Tensor* rows);
+// The body of a PlanRowsFn along axis 0 of `axis_dim` rows: the indices checked as Gather checks
+// them (check_gather_indices), then the distinct rows and the remapped indices.
+Status plan_rows_of(const OpVersion& v, int64_t axis_dim, const Tensor& indices, Tensor* remapped, Tensor* rows);
 
 // flatten.cpp: axis in [0, r] (versions 1 and 9) or [-r, r] (11 and later).
 Status parse_flatten(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
@@ -74,6 +77,8 @@ Status infer_gather_block_quantized(const OpVersion&, const OpParams&, const std
                                     std::vector<ValueInfo>*);
 Status run_gather_block_quantized(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
                                   const std::vector<ValueInfo>&, std::vector<Tensor>*);
+Status plan_gather_block_quantized_rows(const OpVersion&, const OpParams&, const std::vector<int64_t>& data_dims,
+                                        const Tensor& indices, Tensor* remapped, Tensor* rows);
 
 // concat.cpp: Concat-1, -4, -11 and -13 (axis optional in 1, negative from 11).
 Status parse_concat(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
-  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProtoSchema,
+  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, StringStringEntryProtoSchema, TensorProtoSchema,
 } from 'onnx-buf';
 import { init, InferenceSession, Tensor, runNode, opVersions, IndexOutOfRangeError } from '../../js/index.mjs';
 import { attribute, valueInfo } from '../support/gen-models.mjs';
@@ -49,11 +49,17 @@ function scaleValues(type, count, seed) {
 const tensorProto = (name, type, dims, raw) => create(TensorProtoSchema, { name, dataType: dataType(type), dims: dims.map(BigInt), rawData: raw });
 
 // The model: out = GatherBlockQuantized(data, ids, scales[, zero_points]) (reshape: data is first
-// Reshape(weight, [rows, -1]), as onnxruntime-genai writes the embedding of a MatMulNBits weight).
+// Reshape(weight, [rows, -1]), as onnxruntime-genai writes the embedding of a MatMulNBits weight;
+// externalLength: data's bytes are in the external file 'q.bin' at offset 16).
 function model(c) {
   const codeBits = c.type === 'uint8' ? 8 : 4;
   const dataBytes = Math.ceil((c.dims.reduce((a, b) => a * b, 1) * codeBits) / 8);
-  const initializers = [tensorProto(c.reshape ? 'weight' : 'data', c.type, c.reshape ? c.reshape : c.dims, bytes(dataBytes, 1)),
+  const data = c.externalLength === undefined ? tensorProto(c.reshape ? 'weight' : 'data', c.type, c.reshape ? c.reshape : c.dims, bytes(dataBytes, 1))
+    : create(TensorProtoSchema, {
+      name: 'data', dataType: dataType(c.type), dims: c.dims.map(BigInt), dataLocation: 1,
+      externalData: [['location', 'q.bin'], ['offset', '16'], ['length', String(c.externalLength)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+    });
+  const initializers = [data,
     tensorProto('scales', c.scaleType, c.scaleDims, scaleValues(c.scaleType, c.scaleDims.reduce((a, b) => a * b, 1), 2))];
   const inputs = ['data', 'ids', 'scales'];
   if (c.zeroDims) {
@@ -129,4 +135,39 @@ test('runNode takes the node\'s domain, and options.opset as { domain, version }
   const row = opVersions().find((v) => v.domain === 'com.microsoft' && v.op === 'GatherBlockQuantized');
   assert.deepEqual(row.inputs.map((i) => [i.name, i.constraint, i.optional]),
     [['data', 'T1', false], ['indices', 'Tind', false], ['scales', 'T2', false], ['zero_points', 'T1', true]]);
+});
+
+// The table kept in its file (externalDataMode 'lazy'): a run reads the rows the ids name, with
+// their scales and zero points taken at the same rows; outputs and errors are the in-memory
+// session's. (uint8 data only: a sub-byte table has no whole bytes per row, so stays in memory.)
+test('a uint8 table kept in its file: the in-memory outputs and errors, byte for byte; an int4 table stays in memory', async () => {
+  for (const c of CASES.filter((x) => !x.reshape)) {
+    const inMemory = await InferenceSession.create(model(c));
+    // The same model with the data's bytes in an external file 'q.bin', at an offset.
+    const decoded = (await import('../../js/model/onnx-proto.mjs')).decodeModel(model(c));
+    const raw = decoded.graph.initializer.find((t) => t.name === 'data').rawData;
+    const file = new Uint8Array(16 + raw.length);
+    file.set(raw, 16);
+    const session = await InferenceSession.create(model({ ...c, externalLength: raw.length }), { externalData: { 'q.bin': file }, externalDataMode: 'lazy' });
+    assert.equal(session.valueInfo('data')?.storage, c.type === 'uint8' ? 'file' : 'memory', c.name);
+    for (const idsNow of [ids, [[1, 1, 0], [-1, 0, 1]], [[4, 4, 4], [4, 4, 4]]]) {
+      const feed = c.idType === 'int64' ? BigInt64Array.from(idsNow.flat(), BigInt) : Int32Array.from(idsNow.flat());
+      const a = (await inMemory.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
+      const b = (await session.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
+      assert.deepEqual(b.dims, a.dims, c.name);
+      assert.deepEqual(new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength), new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength), c.name);
+      a.dispose();
+      b.dispose();
+    }
+    const bad = new Tensor('int64', [0n, 99n], [1, 2]);
+    const badFeed = c.idType === 'int64' ? bad : new Tensor('int32', [0, 99], [1, 2]);
+    const want = await inMemory.run({ ids: badFeed }).catch((e) => e);
+    const got = await session.run({ ids: badFeed }).catch((e) => e);
+    assert.ok(want instanceof IndexOutOfRangeError && got instanceof IndexOutOfRangeError, c.name);
+    assert.equal(got.message, want.message, c.name);
+    bad.dispose();
+    if (badFeed !== bad) badFeed.dispose();
+    await session.release();
+    await inMemory.release();
+  }
 });
