@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // onnx-wasm command line: `inspect` a model (IR version, opsets, inputs and outputs with inferred
-// shapes, nodes) or `run` it with inputs from .npy files, from a test_data_set folder, or
+// shapes, initializers and where their bytes are, nodes; bin/inspect.mjs: nothing is run and no
+// table is read) or `run` it with inputs from .npy files, from a test_data_set folder, or
 // generated from the declared shapes.
 // @ts-check
 import { readFileSync, readdirSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/in
 import { generateFeeds } from '../js/generate-feeds.mjs';
 import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
 import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
+import { inspectModel, shapeText } from './inspect.mjs';
 import { parseNpy } from './npy.mjs';
 
 // The CLI is a user of the package: it reads sessions and tensors through the public declarations
@@ -28,9 +30,6 @@ const USAGE = `usage:
   set with --dim (unknown ones are 1). Gather indices are generated within range, Reshape shapes
   as [1, ..., 1, -1].`;
 
-/** @param {readonly (number | string | null)[] | null} dims */
-const shapeText = (dims) => (dims ? `[${dims.map((d) => (d === null ? '?' : d)).join(', ')}]` : '[unknown rank]');
-
 /**
  * @param {PublicTensor} t
  * @param {number} [n] how many entries to show
@@ -42,27 +41,6 @@ function preview(t, n = 8) {
     return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : String(v);
   });
   return `[${vals.join(', ')}${d.length > n ? `, ... (${d.length} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
-}
-
-/**
- * @param {Session} session
- * @param {string} path
- */
-function inspect(session, path) {
-  console.log(`model: ${path}`);
-  console.log(`ir_version: ${session.irVersion}`);
-  console.log(`opset imports: ${session.opsetImports.map((o) => `${o.domain || 'ai.onnx'} ${o.version}`).join(', ')}`);
-  console.log('inputs:');
-  for (const i of session.inputMetadata) console.log(`  ${i.name}: ${i.type} ${shapeText(i.shape)}`);
-  console.log('outputs (inferred):');
-  for (const o of session.outputMetadata) console.log(`  ${o.name}: ${o.type} ${shapeText(o.shape)}`);
-  console.log(`nodes (${session.nodes.length}, in run order):`);
-  session.nodes.forEach((n, k) => {
-    const attrs = Object.keys(n.attributes).length ? ` ${JSON.stringify(n.attributes)}` : '';
-    // (every value of the graph has its info: valueInfo is undefined only for an unknown name)
-    const outs = n.outputs.map((o) => { const v = /** @type {import('../js/index.js').SessionValueInfo} */ (session.valueInfo(o)); return `${o}: ${v.type} ${shapeText(v.dims)}`; }).join(', ');
-    console.log(`  ${k} ${n.opType}${n.name ? ` '${n.name}'` : ''}(${n.inputs.join(', ')})${attrs} -> ${outs}`);
-  });
 }
 
 // Values for inputs that are not Gather indices or Reshape shapes: raw storage values.
@@ -157,10 +135,13 @@ async function main(argv) {
     },
   });
   await init({ threads: values.threads !== 'false' });
+  if (command === 'inspect') {
+    console.log(inspectModel(readFileSync(path), path).join('\n'));
+    return 0;
+  }
   const session = /** @type {Session} */ (await InferenceSession.create(path));
   try {
-    if (command === 'inspect') inspect(session, path);
-    else await run(session, values);
+    await run(session, values);
   } finally {
     await session.release();
   }

@@ -13,6 +13,9 @@ import { listTestDirs, suiteRoots } from '../support/onnx-test-dir.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 import { init, opVersions } from '../../js/index.mjs';
 import { toNpy } from '../../bin/npy.mjs';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { ModelProtoSchema } from 'onnx-buf';
+import { gatherModel } from '../support/external-models.mjs';
 
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/onnx-wasm.mjs');
 const exec = promisify(execFile);
@@ -93,4 +96,68 @@ test('errors: exit code 1 with the error class and message, 2 for usage', async 
   const help = await cli('--help');
   assert.equal(help.code, 0);
   assert.match(help.stdout, /onnx-wasm inspect <model.onnx>/);
+});
+
+// Models built here: `ids` int64 [batch, seq] -> Gather from an inline float32 [5, 4] table ->
+// Reshape by an inline int64 shape [0, -1] -> `flat` (the getting-started model's graph).
+const dim = (d) => ({ value: typeof d === 'string' ? { case: 'dimParam', value: d } : { case: 'dimValue', value: BigInt(d) } });
+const tensorType = (elemType, dims) => ({ value: { case: 'tensorType', value: { elemType, shape: { dim: dims.map(dim) } } } });
+const modelBytes = (graph, opset = 21) => toBinary(ModelProtoSchema, create(ModelProtoSchema, { irVersion: 8n, opsetImport: [{ domain: '', version: BigInt(opset) }], graph }));
+const embed = join(tmp, 'embed.onnx');
+writeFileSync(embed, modelBytes({
+  name: 'embed',
+  node: [
+    { opType: 'Gather', name: 'lookup', input: ['table', 'ids'], output: ['vectors'], attribute: [{ name: 'axis', type: 2, i: 0n }] },
+    { opType: 'Reshape', name: 'flatten', input: ['vectors', 'shape'], output: ['flat'] },
+  ],
+  initializer: [
+    { name: 'table', dataType: 1, dims: [5n, 4n], rawData: new Uint8Array(Float32Array.from({ length: 20 }, (_, i) => i / 2).buffer) },
+    { name: 'shape', dataType: 7, dims: [2n], int64Data: [0n, -1n] },
+  ],
+  input: [{ name: 'ids', type: tensorType(7, ['batch', 'seq']) }],
+  output: [{ name: 'flat', type: tensorType(1, []) }],
+}));
+
+test('inspect: initializers (type, dims, bytes, where), small int64 values, every value inferred', async () => {
+  const r = await cli('inspect', embed);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^initializers \(2\):\n  table: float32 \[5, 4\], 80 bytes, inline\n  shape: int64 \[2\], 16 bytes, inline, values \[0, -1\]$/m);
+  assert.match(r.stdout, /^inputs:\n  ids: int64 \[batch, seq\]$/m);
+  assert.match(r.stdout, /^outputs \(inferred\):\n  flat: float32 \[batch, \?\]$/m);
+  assert.match(r.stdout, /^  0 Gather 'lookup'\(table, ids\) \{"axis":0\} -> vectors: float32 \[batch, seq, 4\]$/m);
+  assert.match(r.stdout, /^  1 Reshape 'flatten'\(vectors, shape\) -> flat: float32 \[batch, \?\]$/m);
+});
+
+test('inspect reads no table bytes: a model whose external data file is missing inspects', async () => {
+  const model = join(tmp, 'external.onnx');
+  writeFileSync(model, gatherModel({ dims: [300, 40], location: 'absent-table.bin', offset: 64 }));
+  const r = await cli('inspect', model);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^  table: float32 \[300, 40\], 48000 bytes, external 'absent-table\.bin' offset 64 length 48000 \(the file is missing\)$/m);
+  assert.match(r.stdout, /^  0 Gather 'lookup'\(table, indices\) \{"axis":0\} -> out: float32 \[n, 40\]$/m);
+  // run still needs the table, and says so.
+  const run = await cli('run', model);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /absent-table\.bin/);
+});
+
+test('inspect: a node onnx-wasm cannot run is marked, and the rest still shows', async () => {
+  const model = join(tmp, 'softmax.onnx');
+  writeFileSync(model, modelBytes({
+    name: 'g',
+    node: [
+      { opType: 'Softmax', name: 'probs', input: ['x'], output: ['y'] },
+      { opType: 'Flatten', name: 'flat', input: ['y'], output: ['z'], attribute: [{ name: 'axis', type: 2, i: 1n }] },
+      { opType: 'Shape', name: 'shape', input: ['x'], output: ['s'] },
+    ],
+    input: [{ name: 'x', type: tensorType(1, ['batch', 3]) }],
+    output: [{ name: 'z', type: tensorType(1, ['batch', 3]) }, { name: 's', type: tensorType(7, [2]) }],
+  }));
+  const r = await cli('inspect', model);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^  \d Softmax 'probs'\(x\) -> y: \? {2}\[cannot run: onnx-wasm does not run Softmax\]$/m);
+  assert.match(r.stdout, /^  \d Flatten 'flat'\(y\) \{"axis":1\} -> z: \? {2}\[not inferred: input 'y' is unknown\]$/m);
+  assert.match(r.stdout, /^  \d Shape 'shape'\(x\) -> s: int64 \[2\]$/m);
+  assert.match(r.stdout, /^outputs \(inferred\):\n  z: float32 \[batch, 3\] \(declared\)\n  s: int64 \[2\]$/m);
+  assert.match(r.stdout, /^1 node of 3 cannot run; run would fail\.$/m);
 });
