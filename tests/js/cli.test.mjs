@@ -21,7 +21,7 @@ const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/onnx-was
 const exec = promisify(execFile);
 async function cli(...args) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args, ...(args[0] === 'run' || args[0] === 'inspect' ? ['--threads=false'] : [])]);
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args, ...((args[0] === 'run' || args[0] === 'inspect') && !args.some((a) => a.startsWith('--threads')) ? ['--threads=false'] : [])]);
     return { code: 0, stdout, stderr };
   } catch (e) {
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
@@ -81,16 +81,16 @@ test('run: .npy inputs, --dim for symbols, --repeat', async () => {
 test('errors: exit code 1 with the error class and message, 2 for usage', async () => {
   const missing = await cli('inspect', join(tmp, 'nope.onnx'));
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /^onnx-wasm: error: ENOENT/m);
+  assert.match(missing.stderr, /^onnx-wasm: error: cannot read the model '.*nope\.onnx': ENOENT/m);
   writeFileSync(join(tmp, 'junk.onnx'), Uint8Array.from({ length: 64 }, (_, i) => (i * 97) & 255));
   const junk = await cli('inspect', join(tmp, 'junk.onnx'));
   assert.equal(junk.code, 1);
-  assert.match(junk.stderr, /^onnx-wasm: ModelError \(ERR_MODEL\): /m);
+  assert.match(junk.stderr, /^onnx-wasm: error: ModelError \(ERR_MODEL\): /m);
   const model = join(dirs.find((d) => d.name === 'test_gather_0').dir, 'model.onnx');
   writeFileSync(join(tmp, 'bad.npy'), toNpy({ type: 'float32', data: new Float32Array(6), dims: [2, 3] }));
   const rank = await cli('run', model, '--input', `data=${join(tmp, 'bad.npy')}`);
   assert.equal(rank.code, 1);
-  assert.match(rank.stderr, /InvalidArgumentError \(ERR_INVALID_ARGUMENT\): input 'data' must have rank 4/);
+  assert.match(rank.stderr, /^onnx-wasm: error: InvalidArgumentError \(ERR_INVALID_ARGUMENT\): input 'data' must have rank 4/m);
   assert.equal((await cli('frobnicate', model)).code, 2);
   assert.equal((await cli('run', model, '--bogus')).code, 2);
   const help = await cli('--help');
@@ -117,6 +117,58 @@ writeFileSync(embed, modelBytes({
   input: [{ name: 'ids', type: tensorType(7, ['batch', 'seq']) }],
   output: [{ name: 'flat', type: tensorType(1, []) }],
 }));
+
+test('flags: every value checked, one error style with the usage line, exit 2', async () => {
+  const usage = /^usage: onnx-wasm run <model\.onnx>/m;
+  const cases = [
+    [['run', embed, '--repeat', 'abc'], "--repeat expects a positive integer, got 'abc'", usage],
+    [['run', embed, '--repeat', '0'], "--repeat expects a positive integer, got '0'", usage],
+    [['run', embed, '--repeat'], '--repeat expects a value', usage],
+    [['run', embed, '--dim', 'batch'], "--dim expects symbol=N, got 'batch'", usage],
+    [['run', embed, '--dim', 'batch=-1'], "--dim expects symbol=N with N an integer >= 0, got 'batch=-1'", usage],
+    [['run', embed, '--threads=maybe'], "--threads expects true or false, got 'maybe'", usage],
+    [['run', embed, '--threads=false', '--threads=true'], '--threads is given twice', usage],
+    [['run', embed, '--input', 'ids'], "--input expects name=file.npy, got 'ids'", usage],
+    [['run', embed, '--input', `nope=${join(tmp, 'bad.npy')}`], "--input: the model has no input 'nope'; its inputs: ids", usage],
+    [['run', embed, '--input', `ids=${join(tmp, 'absent.npy')}`], `--input ids=${join(tmp, 'absent.npy')}: cannot read`, usage],
+    [['run', embed, '--data', join(tmp, 'absent')], `--data: cannot read the folder '${join(tmp, 'absent')}'`, usage],
+    [['run', embed, '--bogus'], "unknown option '--bogus' for run; it takes --input, --data, --dim, --repeat, --threads", usage],
+    [['run', embed, 'extra.onnx'], "unexpected argument 'extra.onnx'", usage],
+    [['run'], 'run needs a model file', usage],
+    [['inspect', embed, '--repeat', '3'], "unknown option '--repeat' for inspect; it takes --threads", /^usage: onnx-wasm inspect <model\.onnx>/m],
+  ];
+  for (const [args, message, usageLine] of cases) {
+    const r = await cli(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.ok(r.stderr.startsWith(`onnx-wasm: error: ${message}`), `${args.join(' ')}:\n${r.stderr}`);
+    assert.match(r.stderr, usageLine, args.join(' '));
+    assert.equal(r.stdout, '', args.join(' '));
+  }
+});
+
+test('flags: --dim naming a symbol the model does not have lists its symbols', async () => {
+  const r = await cli('run', embed, '--dim', 'bacth=2');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^onnx-wasm: error: --dim bacth=2: the model has no symbol 'bacth'; its symbols: batch, seq$/m);
+  const ok = await cli('run', embed, '--dim', 'batch=3', '--dim', 'seq=1');
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /^input ids: int64 \[3, 1\] \(generated\)/m);
+  assert.match(ok.stdout, /^output flat: float32 \[3, 4\]/m);
+});
+
+test('commands: an unknown one is named; --version prints the package version', async () => {
+  const r = await cli('frobnicate', embed);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^onnx-wasm: error: unknown command 'frobnicate'; the commands are inspect and run$/m);
+  assert.match(r.stderr, /^usage:/m);
+  const none = await cli();
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^onnx-wasm: error: no command given; the commands are inspect and run$/m);
+  const version = await cli('--version');
+  assert.equal(version.code, 0, version.stderr);
+  const pkg = JSON.parse(readFileSync(resolve(dirname(bin), '../package.json'), 'utf8'));
+  assert.equal(version.stdout, `onnx-wasm ${pkg.version}\n`);
+});
 
 test('inspect: initializers (type, dims, bytes, where), small int64 values, every value inferred', async () => {
   const r = await cli('inspect', embed);
