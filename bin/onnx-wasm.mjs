@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // onnx-wasm command line: `inspect` a model (IR version, opsets, inputs and outputs with inferred
 // shapes, initializers and where their bytes are, nodes; bin/inspect.mjs: nothing is run and no
-// table is read) or `run` it with inputs from .npy files, from a test_data_set folder, or
-// generated from the declared shapes. Every flag's value is checked before anything runs; every
+// table is read) or `run` it with inputs from .npy files, from a test_data_set folder (whose
+// output_K.pb files the outputs are compared with), or generated from the declared shapes. Every
+// flag's value is checked before anything runs; every
 // error is printed as `onnx-wasm: error: ...` (a usage error followed by the usage line, exit 2;
 // any other failure exit 1).
 // @ts-check
@@ -12,6 +13,7 @@ import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/in
 import { generateFeeds } from '../js/generate-feeds.mjs';
 import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
 import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
+import { compareTensors } from './compare.mjs';
 import { inspectModel, shapeText } from './inspect.mjs';
 import { parseNpy } from './npy.mjs';
 
@@ -41,7 +43,7 @@ const USAGE = `usage:
   onnx-wasm --version
   Inputs not given are generated from their declared shapes; symbolic dimensions are 2 unless
   set with --dim (unknown ones are 1). Gather indices are generated within range, Reshape shapes
-  as [1, ..., 1, -1].`;
+  as [1, ..., 1, -1]. --data compares the outputs with the folder's output_K.pb files.`;
 
 // A mistake in the command line: printed with the usage line of `command` (all of them when
 // null), exit code 2.
@@ -97,28 +99,34 @@ function patterned(type, size) {
   return d;
 }
 
-// The inputs of a test data folder: its input_K.pb files, each with the name it holds (or the
-// model's K-th input name when it holds none), checked against the model's inputs.
+// The test data of a folder: its input_K.pb and output_K.pb files in K order, each with the name
+// it holds (or the model's K-th input or output name when it holds none), checked against the
+// model's names.
 /**
  * @param {string} dir
  * @param {Session} session
- * @param {PublicTensor[]} owned the Tensors read are added to it
- * @returns {Promise<Record<string, PublicTensor>>}
+ * @returns {Promise<{ inputs: Record<string, PublicTensor>, outputs: { name: string, file: string, tensor: PublicTensor }[] }>}
  */
-async function readDataSet(dir, session, owned) {
+async function readDataSet(dir, session) {
   let files;
   try {
     files = readdirSync(dir);
   } catch (e) {
     throw new UsageError(`--data: cannot read the folder '${dir}': ${fsReason(e)}`, 'run');
   }
-  const inputFiles = files.map((f) => /^input_(\d+)\.pb$/.exec(f)).filter((m) => m !== null)
+  /** @param {string} prefix */
+  const numbered = (prefix) => files.map((f) => new RegExp(`^${prefix}(\\d+)\\.pb$`).exec(f)).filter((m) => m !== null)
     .map((m) => ({ file: m[0], k: Number(m[1]) })).sort((x, y) => x.k - y.k);
-  if (!inputFiles.length) throw new UsageError(`--data: '${dir}' holds no input_K.pb files`, 'run');
-  const names = session.inputNames;
-  /** @type {Record<string, PublicTensor>} */
-  const inputs = {};
-  for (const { file, k } of inputFiles) {
+  const inputFiles = numbered('input_'), outputFiles = numbered('output_');
+  if (!inputFiles.length && !outputFiles.length) throw new UsageError(`--data: '${dir}' holds no input_K.pb or output_K.pb files`, 'run');
+  /** @type {PublicTensor[]} */
+  const read = [];
+  /**
+   * @param {{ file: string, k: number }} f
+   * @param {readonly string[]} names
+   * @param {string} what 'input' or 'output'
+   */
+  const load = async ({ file, k }, names, what) => {
     let parsed;
     try {
       parsed = await tensorFromProtoBytes(readFileSync(join(dir, file)));
@@ -126,13 +134,26 @@ async function readDataSet(dir, session, owned) {
       if (e instanceof OnnxWasmError) throw new CliError(`--data: ${join(dir, file)}: ${e.message}`);
       throw new CliError(`--data: cannot read '${join(dir, file)}': ${fsReason(e)}`);
     }
-    owned.push(parsed.tensor);
+    read.push(parsed.tensor);
     const name = parsed.name || names[k];
-    if (name === undefined) throw new UsageError(`--data: ${file} names no input, and the model has ${names.length} inputs`, 'run');
-    if (!names.includes(name)) throw new UsageError(`--data: ${file} holds '${name}', which is not an input of the model; its inputs: ${names.join(', ')}`, 'run');
-    inputs[name] = parsed.tensor;
+    if (name === undefined) throw new UsageError(`--data: ${file} names no ${what}, and the model has ${names.length} ${what}s`, 'run');
+    if (!names.includes(name)) throw new UsageError(`--data: ${file} holds '${name}', which is not an ${what} of the model; its ${what}s: ${names.join(', ')}`, 'run');
+    return { name, file, tensor: parsed.tensor };
+  };
+  try {
+    /** @type {Record<string, PublicTensor>} */
+    const inputs = {};
+    for (const f of inputFiles) {
+      const { name, tensor } = await load(f, session.inputNames, 'input');
+      inputs[name] = tensor;
+    }
+    const outputs = [];
+    for (const f of outputFiles) outputs.push(await load(f, session.outputNames, 'output'));
+    return { inputs, outputs };
+  } catch (e) {
+    for (const t of read) t.dispose();
+    throw e;
   }
-  return inputs;
 }
 
 // The command line's options, parsed and checked for `command`: each value as given (an array
@@ -206,9 +227,11 @@ async function run(session, values) {
     inputFiles.push({ name: key, file: value });
   }
   /** @type {PublicTensor[]} */
-  const owned = [];   // every Tensor made here (feeds, outputs), freed at the end
+  const owned = [];   // every Tensor made here (feeds, expected outputs, outputs), freed at the end
   try {
-    const feeds = values.data ? await readDataSet(values.data[0], session, owned) : {};   // (--input replaces the folder's)
+    const dataSet = values.data ? await readDataSet(values.data[0], session) : { inputs: {}, outputs: [] };
+    owned.push(...Object.values(dataSet.inputs), ...dataSet.outputs.map((o) => o.tensor));
+    const feeds = { ...dataSet.inputs };   // (--input replaces the folder's)
     for (const { name, file } of inputFiles) {
       let bytes;
       try {
@@ -246,7 +269,24 @@ async function run(session, values) {
     const sorted = [...times].sort((a, b) => a - b);
     const us = (/** @type {number} */ ms) => `${(ms * 1000).toFixed(1)} µs`;
     console.log(`run time: first ${us(times[0])}${repeat > 1 ? `, median of ${repeat} ${us(sorted[Math.floor(repeat / 2)])}` : ''} (${/** @type {import('../js/index.js').RuntimeInfo} */ (runtime()).module})`);   // (not null: init() has resolved)
-    return 0;
+
+    // The folder's outputs belong to its inputs: with any input generated or given by --input,
+    // they are not what this run should give.
+    const notFromFolder = Object.keys(feeds).filter((name) => feeds[name] !== dataSet.inputs[name]);
+    if (dataSet.outputs.length && notFromFolder.length) {
+      console.log(`outputs not compared with ${dataSet.outputs.map((o) => o.file).join(', ')}: ${notFromFolder.map((n) => `'${n}'`).join(', ')} not from the folder`);
+      return 0;
+    }
+    let code = 0;
+    for (const { name, file, tensor } of dataSet.outputs) {
+      const difference = compareTensors(outputs[name], tensor, file);
+      if (difference === null) console.log(`output '${name}' matches ${file}`);
+      else {
+        console.error(`onnx-wasm: error: output '${name}' differs from ${difference}`);
+        code = 1;
+      }
+    }
+    return code;
   } finally {
     for (const t of owned) t.dispose();
   }

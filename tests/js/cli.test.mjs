@@ -3,7 +3,7 @@
 // shapes checked), .npy inputs, and its errors.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,8 @@ import { listTestDirs, suiteRoots } from '../support/onnx-test-dir.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 import { init, opVersions } from '../../js/index.mjs';
 import { toNpy } from '../../bin/npy.mjs';
-import { create, toBinary } from '@bufbuild/protobuf';
-import { ModelProtoSchema } from 'onnx-buf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { ModelProtoSchema, TensorProtoSchema } from 'onnx-buf';
 import { gatherModel } from '../support/external-models.mjs';
 
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/onnx-wasm.mjs');
@@ -64,6 +64,8 @@ for (const { suite, group, name, dir } of dirs) {
       if (first !== null && Number.isInteger(Number(first))) assert.ok(line.includes(`[${first}`), `${line} should start with ${first}`);
       tensor.dispose();
     }
+    // Each output_K.pb is compared, and matches.
+    for (const f of readdirSync(join(dir, 'test_data_set_0')).filter((f) => /^output_\d+\.pb$/.test(f))) assert.match(data.stdout, new RegExp(`^output '.+' matches ${f.replace('.', '\\.')}$`, 'm'));
   });
 }
 
@@ -212,4 +214,33 @@ test('inspect: a node onnx-wasm cannot run is marked, and the rest still shows',
   assert.match(r.stdout, /^  \d Shape 'shape'\(x\) -> s: int64 \[2\]$/m);
   assert.match(r.stdout, /^outputs \(inferred\):\n  z: float32 \[batch, 3\] \(declared\)\n  s: int64 \[2\]$/m);
   assert.match(r.stdout, /^1 node of 3 cannot run; run would fail\.$/m);
+});
+
+test('run --data compares the outputs with output_K.pb and reports the first difference', async () => {
+  const src = dirs.find((d) => d.name === 'test_gather_0').dir;
+  const set = join(tmp, 'set');
+  rmSync(set, { recursive: true, force: true });
+  mkdirSync(set);
+  for (const f of readdirSync(join(src, 'test_data_set_0'))) copyFileSync(join(src, 'test_data_set_0', f), join(set, f));
+  const model = join(src, 'model.onnx');
+  const good = await cli('run', model, '--data', set);
+  assert.equal(good.code, 0, good.stderr);
+  assert.match(good.stdout, /^output 'y' matches output_0\.pb$/m);
+  // One element of the expected output changed: element 14 of y [3, 4, 3, 2] is at [0, 2, 1, 0].
+  const proto = fromBinary(TensorProtoSchema, readFileSync(join(set, 'output_0.pb')));
+  const values = new Float32Array(Uint8Array.from(proto.rawData).buffer);
+  const was = values[14];
+  values[14] = 1234.5;
+  proto.rawData = new Uint8Array(values.buffer);
+  writeFileSync(join(set, 'output_0.pb'), toBinary(TensorProtoSchema, proto));
+  const bad = await cli('run', model, '--data', set);
+  assert.equal(bad.code, 1, bad.stdout);
+  const m = /^onnx-wasm: error: output 'y' differs from output_0\.pb at index \[0, 2, 1, 0\] \(element 14 of 72\): got (\S+), expected 1234\.5$/m.exec(bad.stderr);
+  assert.ok(m, bad.stderr);
+  assert.equal(Math.fround(Number(m[1])), was, `${m[1]} is the float32 ${was}`);
+  // Inputs not all from the folder: its outputs are not this run's, and are not compared.
+  writeFileSync(join(tmp, 'idx0.npy'), toNpy({ type: 'int64', data: BigInt64Array.from([0n, 0n, 0n]), dims: [3] }));
+  const other = await cli('run', model, '--data', set, '--input', `indices=${join(tmp, 'idx0.npy')}`);
+  assert.equal(other.code, 0, other.stderr);
+  assert.match(other.stdout, /^outputs not compared with output_0\.pb: 'indices' not from the folder$/m);
 });
