@@ -2,12 +2,12 @@
 // onnx-wasm command line: `inspect` a model (IR version, opsets, inputs and outputs with inferred
 // shapes, initializers and where their bytes are, nodes; bin/inspect.mjs: nothing is run and no
 // table is read) or `run` it with inputs from .npy files, from a test_data_set folder (whose
-// output_K.pb files the outputs are compared with), or generated from the declared shapes. Every
-// flag's value is checked before anything runs; every
+// output_K.pb files the outputs are compared with), or generated from the declared shapes, and
+// write its outputs as .npy files. Every flag's value is checked before anything runs; every
 // error is printed as `onnx-wasm: error: ...` (a usage error followed by the usage line, exit 2;
 // any other failure exit 1).
 // @ts-check
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/index.mjs';
 import { generateFeeds } from '../js/generate-feeds.mjs';
@@ -15,7 +15,7 @@ import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
 import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
 import { compareTensors } from './compare.mjs';
 import { inspectModel, shapeText } from './inspect.mjs';
-import { parseNpy } from './npy.mjs';
+import { npyOf, parseNpy } from './npy.mjs';
 
 // The CLI is a user of the package: it reads sessions and tensors through the public declarations
 // (js/index.d.ts). js/tensor.mjs's Tensor is one as declared; the session is cast where it comes
@@ -26,14 +26,14 @@ import { parseNpy } from './npy.mjs';
 /** @typedef {import('../js/index.js').Tensor} PublicTensor */
 
 // Each command's options (`multiple`: may be given more than once) and usage line.
-/** @typedef {'input' | 'data' | 'dim' | 'repeat' | 'threads'} OptionName */
+/** @typedef {'input' | 'data' | 'dim' | 'repeat' | 'output' | 'threads'} OptionName */
 /** @type {Record<string, { options: Partial<Record<OptionName, { multiple: boolean }>>, usage: string }>} */
 const COMMANDS = {
   inspect: { options: { threads: { multiple: false } }, usage: 'onnx-wasm inspect <model.onnx> [--threads=false]' },
   run: {
-    options: { input: { multiple: true }, data: { multiple: false }, dim: { multiple: true }, repeat: { multiple: false }, threads: { multiple: false } },
+    options: { input: { multiple: true }, data: { multiple: false }, dim: { multiple: true }, repeat: { multiple: false }, output: { multiple: false }, threads: { multiple: false } },
     usage: `onnx-wasm run <model.onnx> [--input name=file.npy ...] [--data test_data_set_0/]
-                [--dim symbol=N ...] [--repeat N] [--threads=false]`,
+                [--dim symbol=N ...] [--repeat N] [--output dir/] [--threads=false]`,
   },
 };
 
@@ -43,7 +43,8 @@ const USAGE = `usage:
   onnx-wasm --version
   Inputs not given are generated from their declared shapes; symbolic dimensions are 2 unless
   set with --dim (unknown ones are 1). Gather indices are generated within range, Reshape shapes
-  as [1, ..., 1, -1]. --data compares the outputs with the folder's output_K.pb files.`;
+  as [1, ..., 1, -1]. --data compares the outputs with the folder's output_K.pb files; --output
+  writes each output to dir/<name>.npy.`;
 
 // A mistake in the command line: printed with the usage line of `command` (all of them when
 // null), exit code 2.
@@ -226,6 +227,14 @@ async function run(session, values) {
     if (!feedable(key)) throw new UsageError(`--input: the model has no input '${key}'; its inputs: ${session.inputNames.join(', ')}`, 'run');
     inputFiles.push({ name: key, file: value });
   }
+  const output = values.output?.[0];
+  if (output !== undefined) {
+    try {
+      mkdirSync(output, { recursive: true });
+    } catch (e) {
+      throw new UsageError(`--output: cannot make the folder '${output}': ${fsReason(e)}`, 'run');
+    }
+  }
   /** @type {PublicTensor[]} */
   const owned = [];   // every Tensor made here (feeds, expected outputs, outputs), freed at the end
   try {
@@ -269,6 +278,7 @@ async function run(session, values) {
     const sorted = [...times].sort((a, b) => a - b);
     const us = (/** @type {number} */ ms) => `${(ms * 1000).toFixed(1)} µs`;
     console.log(`run time: first ${us(times[0])}${repeat > 1 ? `, median of ${repeat} ${us(sorted[Math.floor(repeat / 2)])}` : ''} (${/** @type {import('../js/index.js').RuntimeInfo} */ (runtime()).module})`);   // (not null: init() has resolved)
+    if (output !== undefined) writeOutputs(output, outputs);
 
     // The folder's outputs belong to its inputs: with any input generated or given by --input,
     // they are not what this run should give.
@@ -289,6 +299,29 @@ async function run(session, values) {
     return code;
   } finally {
     for (const t of owned) t.dispose();
+  }
+}
+
+// Each output as `dir`/<name>.npy (characters other than letters, digits, '.', '_' and '-' made
+// '_'; a name that would repeat another's file gets its position appended).
+/**
+ * @param {string} dir
+ * @param {Record<string, PublicTensor>} outputs
+ */
+function writeOutputs(dir, outputs) {
+  const used = new Set();
+  for (const [k, [name, t]] of Object.entries(outputs).entries()) {
+    let base = name.replace(/[^\w.-]/g, '_');
+    if (base === '' || base.startsWith('.') || used.has(base)) base = `${base}_${k}`;
+    used.add(base);
+    const file = join(dir, `${base}.npy`);
+    const { bytes, note } = npyOf(t);
+    try {
+      writeFileSync(file, bytes);
+    } catch (e) {
+      throw new CliError(`--output: cannot write '${file}': ${fsReason(e)}`);
+    }
+    console.log(`wrote ${file}${note ? ` (${note})` : ''}`);
   }
 }
 

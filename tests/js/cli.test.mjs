@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import { listTestDirs, suiteRoots } from '../support/onnx-test-dir.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 import { init, opVersions } from '../../js/index.mjs';
-import { toNpy } from '../../bin/npy.mjs';
+import { npyOf, parseNpy, toNpy } from '../../bin/npy.mjs';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ModelProtoSchema, TensorProtoSchema } from 'onnx-buf';
 import { gatherModel } from '../support/external-models.mjs';
@@ -134,7 +134,7 @@ test('flags: every value checked, one error style with the usage line, exit 2', 
     [['run', embed, '--input', `nope=${join(tmp, 'bad.npy')}`], "--input: the model has no input 'nope'; its inputs: ids", usage],
     [['run', embed, '--input', `ids=${join(tmp, 'absent.npy')}`], `--input ids=${join(tmp, 'absent.npy')}: cannot read`, usage],
     [['run', embed, '--data', join(tmp, 'absent')], `--data: cannot read the folder '${join(tmp, 'absent')}'`, usage],
-    [['run', embed, '--bogus'], "unknown option '--bogus' for run; it takes --input, --data, --dim, --repeat, --threads", usage],
+    [['run', embed, '--bogus'], "unknown option '--bogus' for run; it takes --input, --data, --dim, --repeat, --output, --threads", usage],
     [['run', embed, 'extra.onnx'], "unexpected argument 'extra.onnx'", usage],
     [['run'], 'run needs a model file', usage],
     [['inspect', embed, '--repeat', '3'], "unknown option '--repeat' for inspect; it takes --threads", /^usage: onnx-wasm inspect <model\.onnx>/m],
@@ -243,4 +243,35 @@ test('run --data compares the outputs with output_K.pb and reports the first dif
   const other = await cli('run', model, '--data', set, '--input', `indices=${join(tmp, 'idx0.npy')}`);
   assert.equal(other.code, 0, other.stderr);
   assert.match(other.stdout, /^outputs not compared with output_0\.pb: 'indices' not from the folder$/m);
+});
+
+test('run --output writes each output as a .npy file', async () => {
+  const out = join(tmp, 'out');
+  const r = await cli('run', embed, '--dim', 'batch=2', '--dim', 'seq=3', '--output', out);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^wrote ${join(out, 'flat.npy').replace(/[.]/g, '\\.')}$`, 'm'));
+  const { type, data, dims } = parseNpy(readFileSync(join(out, 'flat.npy')));
+  assert.equal(type, 'float32');
+  assert.deepEqual(dims, [2, 12]);
+  // The generated ids are [0, 7 % 5, 14 % 5, ...] = [0, 2, 4, 1, 3, 0]; table row r is r*2 .. r*2 + 1.5.
+  const ids = [0, 2, 4, 1, 3, 0];
+  assert.deepEqual(Array.from(data), ids.flatMap((r) => [0, 1, 2, 3].map((c) => (r * 4 + c) / 2)));
+});
+
+test('npyOf: strings as <U, the types NumPy lacks as what holds them, each said', () => {
+  const s = npyOf({ type: 'string', data: ['ab', 'é€😀', ''], dims: [3] });
+  assert.equal(s.note, null);
+  assert.deepEqual(parseNpy(s.bytes), { type: 'string', data: ['ab', 'é€😀', ''], dims: [3] });
+  // int4 packs two per byte, the first in the low nibble: 0xf1 is [1, -1], 0x87 is [7, -8].
+  const i4 = npyOf({ type: 'int4', data: Uint8Array.from([0xf1, 0x87]), dims: [2, 2] });
+  assert.equal(i4.note, 'int4 values as int8');
+  assert.deepEqual(parseNpy(i4.bytes), { type: 'int8', data: Int8Array.from([1, -1, 7, -8]), dims: [2, 2] });
+  const u2 = npyOf({ type: 'uint2', data: Uint8Array.from([0b11100100]), dims: [4] });
+  assert.deepEqual([u2.note, Array.from(parseNpy(u2.bytes).data)], ['uint2 values as uint8', [0, 1, 2, 3]]);
+  const bf = npyOf({ type: 'bfloat16', data: Uint16Array.from([0x3f80, 0xc000]), dims: [2] });
+  assert.deepEqual([bf.note, parseNpy(bf.bytes)], ['bfloat16 bits as uint16', { type: 'uint16', data: Uint16Array.from([0x3f80, 0xc000]), dims: [2] }]);
+  const f8 = npyOf({ type: 'float8e4m3fn', data: Uint8Array.from([0x38]), dims: [] });
+  assert.deepEqual([f8.note, parseNpy(f8.bytes)], ['float8e4m3fn bits as uint8', { type: 'uint8', data: Uint8Array.from([0x38]), dims: [] }]);
+  const f16 = npyOf({ type: 'float16', data: Uint16Array.from([0x3c00]), dims: [1] });
+  assert.deepEqual([f16.note, parseNpy(f16.bytes)], [null, { type: 'float16', data: Uint16Array.from([0x3c00]), dims: [1] }]);
 });
