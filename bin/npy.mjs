@@ -73,12 +73,56 @@ export function parseNpy(bytes, what = '.npy file') {
 export function toNpy({ type, data, dims }) {
   const code = Object.entries(DESCR).find(([, t]) => t === type)?.[0];
   if (!code) throw new Error(`no .npy dtype for ${type}`);
-  const descr = `${code.endsWith('1') ? '|' : '<'}${code}`;
+  return npyBytes(`${code.endsWith('1') ? '|' : '<'}${code}`, dims, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+}
+
+// A version 1.0 .npy file: the header for dtype `descr` and `dims`, then `body`.
+/**
+ * @param {string} descr
+ * @param {readonly number[]} dims
+ * @param {Uint8Array} body
+ * @returns {Uint8Array}
+ */
+function npyBytes(descr, dims, body) {
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${dims.join(', ')}${dims.length === 1 ? ',' : ''}), }`;
   header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
-  const out = new Uint8Array(10 + header.length + data.byteLength);
+  const out = new Uint8Array(10 + header.length + body.byteLength);
   out.set([0x93, ...new TextEncoder().encode('NUMPY'), 1, 0, header.length & 255, header.length >> 8]);
   out.set(new TextEncoder().encode(header), 10);
-  out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 10 + header.length);
+  out.set(body, 10 + header.length);
   return out;
+}
+
+// A run's output as .npy bytes, for `onnx-wasm run --output`: { bytes, note }. Types NumPy has
+// are written as themselves, strings as fixed-width UTF-32 ('<U'); the others NumPy does not have
+// are written as what holds them, and `note` says so: bfloat16 and the 8-bit floats as their bits
+// (uint16, uint8), int4/int2 as int8 values, uint4/uint2 as uint8 values, float4e2m1 as its
+// 4 bits in a uint8.
+/**
+ * @param {{ type: string, data: string[] | NumericData, dims: readonly number[] }} t
+ * @returns {{ bytes: Uint8Array, note: string | null }}
+ */
+export function npyOf({ type, data, dims }) {
+  if (type === 'string') {
+    const strings = /** @type {string[]} */ (data);
+    const points = strings.map((s) => Array.from(s, (c) => /** @type {number} */ (c.codePointAt(0))));
+    const width = Math.max(1, ...points.map((p) => p.length));
+    const body = new Uint32Array(strings.length * width);
+    points.forEach((p, i) => body.set(p, i * width));
+    return { bytes: npyBytes(`<U${width}`, dims, new Uint8Array(body.buffer)), note: null };
+  }
+  const numeric = /** @type {NumericData} */ (data);
+  const raw = new Uint8Array(numeric.buffer, numeric.byteOffset, numeric.byteLength);
+  if (Object.values(DESCR).includes(/** @type {TensorType} */ (type))) return { bytes: toNpy({ type, data: numeric, dims }), note: null };
+  if (type === 'bfloat16') return { bytes: npyBytes('<u2', dims, raw), note: 'bfloat16 bits as uint16' };
+  if (type.startsWith('float8')) return { bytes: npyBytes('|u1', dims, raw), note: `${type} bits as uint8` };
+  const bits = /^u?int4$|^float4/.test(type) ? 4 : /^u?int2$/.test(type) ? 2 : 0;
+  if (!bits) throw new Error(`no .npy form for ${type}`);
+  const size = elementCount(dims), signed = type.startsWith('int');
+  const values = new Uint8Array(size);
+  for (let i = 0; i < size; ++i) {
+    const v = (raw[(i * bits) >> 3] >> ((i * bits) & 7)) & ((1 << bits) - 1);
+    values[i] = signed && v >= 1 << (bits - 1) ? v - (1 << bits) + 256 : v;   // (int8's two's complement)
+  }
+  return { bytes: npyBytes(signed ? '|i1' : '|u1', dims, values), note: signed ? `${type} values as int8` : type.startsWith('float') ? `${type} bits as uint8` : `${type} values as uint8` };
 }

@@ -69,11 +69,12 @@ function valueInfo(vi) {
 
 // A node's attributes as a plain object, for display: each read as node.mjs reads it for a run
 // (ints as numbers, a bigint beyond 2^53, bytes as text); a tensor or other kind by its name.
+// (Exported for `onnx-wasm inspect`, bin/inspect.mjs, which shows nodes as sessions do.)
 /**
  * @param {import('./onnx-proto.mjs').NodeProto} node
  * @returns {Record<string, import('../node.mjs').DisplayAttribute['value']>}
  */
-function plainAttributes(node) {
+export function plainAttributes(node) {
   /** @type {Record<string, import('../node.mjs').DisplayAttribute['value']>} */
   const out = {};
   for (const a of node.attribute) {

@@ -76,6 +76,11 @@ console.log(JSON.stringify(s.outputMetadata));
 test('installed: the onnx-wasm command', () => {
   const out = execFileSync(join(app, 'node_modules/.bin/onnx-wasm'), ['--help'], { encoding: 'utf8' });
   assert.match(out, /onnx-wasm inspect <model.onnx>/);
+  const version = execFileSync(join(app, 'node_modules/.bin/onnx-wasm'), ['--version'], { encoding: 'utf8' });
+  assert.equal(version, `onnx-wasm ${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version}\n`);
+  const model = join(suiteRoots()['onnx-1.22'], 'node/test_gather_0/model.onnx');
+  const inspected = execFileSync(join(app, 'node_modules/.bin/onnx-wasm'), ['inspect', model, '--threads=false'], { encoding: 'utf8' });
+  assert.match(inspected, /^  0 Gather\(data, indices\) \{"axis":0\} -> y: float32 \[3, 4, 3, 2\]$/m);
 });
 
 test('declarations: the type test compiles against the installed package, through import and require', () => {

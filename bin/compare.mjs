@@ -1,0 +1,105 @@
+// `onnx-wasm run --data`: an output against an expected tensor (an output_K.pb file), element by
+// element. Elements are compared by their bits, as the conformance tests compare them
+// (tests/support/onnx-test-dir.mjs): onnx-wasm's ops move data and never compute a value, so a
+// right output is exact. A difference is described by its index and both values.
+// @ts-check
+import { typeByName } from '../js/types.mjs';
+
+/** @typedef {import('../js/index.js').Tensor} Tensor */
+
+/** @param {Tensor} t */
+const bytesOf = (t) => {
+  const d = /** @type {Exclude<import('../js/index.js').TensorData, string[]>} */ (t.data);
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+};
+
+// A float32 as the shortest decimal that reads back as the same float32.
+/** @param {number} v */
+function float32Text(v) {
+  if (!Number.isFinite(v)) return String(v);
+  for (let p = 1; p < 9; ++p) if (Math.fround(Number(v.toPrecision(p))) === v) return String(Number(v.toPrecision(p)));
+  return String(Number(v.toPrecision(9)));
+}
+
+// float16 bits to its value.
+/** @param {number} h */
+function halfValue(h) {
+  const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, f = h & 0x3ff;
+  if (e === 0) return s * f * 2 ** -24;
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * (1 + f / 1024) * 2 ** (e - 15);
+}
+
+// Element i of tensor t as text: numbers as numbers (float16 and bfloat16 decoded), other floats
+// of fewer than 16 bits and sub-byte values by their bits.
+/**
+ * @param {Tensor} t
+ * @param {number} i
+ */
+export function elementText(t, i) {
+  const d = t.data;
+  switch (t.type) {
+    case 'string': return JSON.stringify(d[i]);
+    case 'float32': return float32Text(/** @type {number} */ (d[i]));
+    case 'float64': return String(d[i]);
+    case 'float16': return `${float32Text(halfValue(/** @type {number} */ (d[i])))} (bits 0x${d[i].toString(16).padStart(4, '0')})`;
+    case 'bfloat16': return `${float32Text(new Float32Array(new Uint32Array([/** @type {number} */ (d[i]) << 16]).buffer)[0])} (bits 0x${d[i].toString(16).padStart(4, '0')})`;
+    case 'complex64': return `(${float32Text(/** @type {number} */ (d[2 * i]))}, ${float32Text(/** @type {number} */ (d[2 * i + 1]))})`;
+    case 'complex128': return `(${d[2 * i]}, ${d[2 * i + 1]})`;
+    default: {
+      const bits = typeByName(t.type).bits;
+      if (bits >= 8 && !t.type.startsWith('float')) return String(d[i]);
+      const b = bytesOf(t);
+      const v = bits >= 8 ? b[i] : (b[(i * bits) >> 3] >> ((i * bits) & 7)) & ((1 << bits) - 1);
+      return `bits 0x${v.toString(16)}`;
+    }
+  }
+}
+
+// The index of element `flat` in dims: [i0, i1, ...].
+/**
+ * @param {readonly number[]} dims
+ * @param {number} flat
+ */
+function indexOf(dims, flat) {
+  const index = new Array(dims.length).fill(0);
+  for (let k = dims.length - 1; k >= 0; --k) {
+    index[k] = flat % dims[k];
+    flat = Math.floor(flat / dims[k]);
+  }
+  return index;
+}
+
+// null when `got` equals `want` (type, dims and every element's bits), or what differs first,
+// as the end of "output 'y' differs from ...": "output_0.pb at index [0, 2] (...): got 1, expected 2".
+/**
+ * @param {Tensor} got
+ * @param {Tensor} want
+ * @param {string} file names `want` in the message
+ * @returns {string | null}
+ */
+export function compareTensors(got, want, file) {
+  if (got.type !== want.type || got.dims.join() !== want.dims.join())
+    return `${file}: it is ${got.type} [${got.dims.join(', ')}], ${file} holds ${want.type} [${want.dims.join(', ')}]`;
+  const size = got.size;
+  let differs;
+  if (got.type === 'string') {
+    differs = (/** @type {number} */ i) => got.data[i] !== want.data[i];
+  } else {
+    const bits = typeByName(got.type).bits, a = bytesOf(got), b = bytesOf(want);
+    if (bits >= 8) {
+      const w = bits / 8;
+      differs = (/** @type {number} */ i) => {
+        for (let j = i * w; j < (i + 1) * w; ++j) if (a[j] !== b[j]) return true;
+        return false;
+      };
+    } else {
+      const mask = (1 << bits) - 1;
+      differs = (/** @type {number} */ i) => ((a[(i * bits) >> 3] ^ b[(i * bits) >> 3]) >> ((i * bits) & 7)) & mask;
+    }
+  }
+  for (let i = 0; i < size; ++i) {
+    if (differs(i)) return `${file} at index [${indexOf(got.dims, i).join(', ')}] (element ${i} of ${size}): got ${elementText(got, i)}, expected ${elementText(want, i)}`;
+  }
+  return null;
+}
