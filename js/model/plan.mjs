@@ -21,8 +21,9 @@
 
 /**
  * A step of the run: its node, its inputs' slots (-1: omitted), how many, its output's slot, the
- * table it reads by rows (or undefined), and whether its output is freed after the run.
- * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, temporary: boolean }} PlanStep
+ * table it reads by rows (or undefined), whether its output is freed after the run, and the
+ * node's label ("node 'lookup' (Gather)"), which prefixes the node's errors.
+ * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, temporary: boolean, label: string }} PlanStep
  */
 
 /** @typedef {{ name: string, slot: number, produced: boolean }} PlanOutput */
@@ -91,7 +92,7 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
   // such nodes read one)
   // (temporary: set below)
   const planSteps = steps.map((st) => /** @type {PlanStep} */ ({
-    prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]),
+    prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]), label: st.label,
   }));
   const producedSlots = new Set(planSteps.map((st) => st.out));
   const planOutputs = outputs.map((o) => ({ name: o.name, slot: at(o.name), produced: producedSlots.has(at(o.name)) }));

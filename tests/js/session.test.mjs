@@ -540,3 +540,39 @@ describe('a model that cannot be read: a ModelError naming the file or URL and t
       /^tensor 'table'.*: cannot read external data 'table\.bin': cannot fetch http:\/\/127\.0\.0\.1:\d+\/table\.bin: the request failed \(connect ECONNREFUSED /);
   });
 });
+
+// docs/errors.md: in a model, a node's error is prefixed with the node, at load and at run time,
+// on every path a run takes: the general one, the one-node plan, and a table read by rows.
+describe("run-time errors name the node: node 'lookup' (Gather): ...", () => {
+  const prefixed = (e) => e instanceof IndexOutOfRangeError && /^node 'lookup' \(Gather\): Gather-13: index 9 at position 1 is outside \[-4, 3\] for axis 0 of size 4$/.test(e.message);
+  test('the general path, and the one-node plan', async () => {
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Gather', ['t', 'i'], ['y'], {}, { name: 'lookup' })],
+      initializers: [rawTensor('t', 'float32', [4], f32([1, 2, 3, 4]))],
+      inputs: [valueInfo('i', 'int64', [2])], outputs: [outInfo('y')],
+    }));
+    const ok = new Tensor('int64', [0n, 1n], [2]), bad = new Tensor('int64', [0n, 9n], [2]);
+    await assert.rejects(s.run({ i: bad }), prefixed);   // general path (a new feed)
+    (await s.run({ i: ok })).y.dispose();
+    (await s.run({ i: ok })).y.dispose();                // ok has passed: planned from here
+    ok.data[1] = 9n;
+    await assert.rejects(s.run({ i: ok }), prefixed);    // planned path
+    await assert.rejects(s.run({ i: bad }, ['y']), prefixed);
+    for (const t of [ok, bad]) t.dispose();
+    await s.release();
+  });
+  test('a graph of several nodes, and a table read by rows from its file', async () => {
+    const dir = join(tmp, 'prefix');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'model.onnx'), gatherModel({ dims: [4, 2], between: true }));
+    writeFileSync(join(dir, 'table.bin'), tableBytes('float32', [4, 2]));
+    for (const externalDataMode of ['memory', 'lazy']) {
+      const s = await InferenceSession.create(join(dir, 'model.onnx'), { externalDataMode });
+      assert.equal(s.valueInfo('table').storage, externalDataMode === 'lazy' ? 'file' : 'memory');
+      const bad = new Tensor('int64', [0n, 9n], [2]);
+      await assert.rejects(s.run({ indices: bad }), prefixed, externalDataMode);
+      bad.dispose();
+      await s.release();
+    }
+  });
+});
