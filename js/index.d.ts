@@ -219,6 +219,12 @@ export interface NodeOptions {
 export type DataTypeOp = 'Gather' | 'Flatten' | 'Reshape' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat';
 /** The ops (of the default domain) whose output is int64 whatever their input. */
 export type Int64Op = 'Shape' | 'Size';
+/**
+ * The output of a node of op type `Op` whose input 0 is a `Tensor<T>`: a `Tensor<T>` for a
+ * {@link DataTypeOp}, a `Tensor<'int64'>` for an {@link Int64Op}, else a Tensor of any type.
+ */
+export type OutputOf<Op extends string, T extends TensorType> =
+  [Op] extends [DataTypeOp] ? Tensor<T> : [Op] extends [Int64Op] ? Tensor<'int64'> : Tensor;
 /** A {@link NodeLike} whose op type is one of `Op` (written as `opType` or `op_type`). */
 export type NodeOf<Op extends string> = NodeLike & ({ opType: Op; domain?: '' | 'ai.onnx' } | { op_type: Op; domain?: '' | 'ai.onnx' });
 
@@ -271,19 +277,21 @@ export declare function opVersions(): OpVersion[];
  * A node parsed and checked once, run many times with no per-call parsing (how
  * {@link InferenceSession} runs its nodes). Owns wasm memory: `dispose()` frees it.
  */
-export declare class PreparedNode {
+export declare class PreparedNode<Op extends string = string> {
   /** The same as {@link prepareNode}. */
-  constructor(node: NodeLike, options?: NodeOptions);
+  constructor(node: NodeLike & ({ opType: Op } | { op_type: Op }), options?: NodeOptions);
   /**
    * Runs the node on Tensors of this package (no copies; null or undefined for an omitted optional
-   * input); returns [output], which the caller disposes.
+   * input); returns [output], which the caller disposes. The output's type is input 0's for a
+   * {@link DataTypeOp}, int64 for Shape and Size ({@link OutputOf}).
    */
+  run<T extends TensorType>(inputs: readonly [Tensor<T> | null | undefined, ...(Tensor | null | undefined)[]]): OutputOf<Op, T>[];
   run(inputs: readonly (Tensor | null | undefined)[]): Tensor[];
   /** Frees the prepared node; a later `run` is a {@link DisposedError}. */
   dispose(): void;
 }
 /** Parses and checks a node once for many runs; errors as {@link runNode}'s. */
-export declare function prepareNode(node: NodeLike, options?: NodeOptions): PreparedNode;
+export declare function prepareNode<Op extends string>(node: NodeLike & ({ opType: Op } | { op_type: Op }), options?: NodeOptions): PreparedNode<Op>;
 
 /** Every element type name, in the order of ONNX's TensorProto.DataType. */
 export declare const TYPE_NAMES: readonly TensorType[];

@@ -81,6 +81,14 @@ const since: number = versions[0].since;
 const prepared: PreparedNode = prepareNode(nodes[0], options);
 const also = new PreparedNode({ opType: 'Flatten' });
 const [flat]: Tensor[] = prepared.run([table, outputs[0]]);
+// A prepared node whose op type is known keeps the output type, as runNode does.
+const flattened: Float32Array = also.run([table])[0].data;
+const gatherer: PreparedNode<'Gather'> = prepareNode({ opType: 'Gather', attributes: { axis: 0 } });
+const picked: Uint8Array = gatherer.run([flags, Tensor.alloc('int64', [1])])[0].data;
+const sized: BigInt64Array = prepareNode({ op_type: 'Size' }).run([table])[0].data;
+const anyPrepared: PreparedNode[] = [gatherer, also, prepared];
+const quantized: Tensor[] = prepareNode({ opType: 'GatherBlockQuantized', domain: 'com.microsoft' }).run([flags, table]);
+const omitted: Tensor[] = prepareNode({ opType: 'Reshape' }).run([null, table]);
 prepared.dispose();
 also.dispose();
 
@@ -148,6 +156,8 @@ const notInts: Int32Array = new Tensor('float32', [1, 2], [2]).data;
 const notInt64: Tensor<'int64'> = runNode({ opType: 'Gather' }, [table, indices])[0];
 // @ts-expect-error Shape gives int64
 const notFloats: Float32Array = runNode({ opType: 'Shape' }, [table])[0].data;
+// @ts-expect-error a prepared Flatten of float32 data gives float32
+const notStrings: string[] = also.run([table])[0].data;
 // @ts-expect-error a bool tensor's data is bytes, not booleans
 const notBools: boolean[] = flags.data;
 
@@ -155,4 +165,5 @@ export {
   built, facts, now, pooled, heapUsed, memory, type, data, facts2, copy, shapes, since, flat, metadata, names, graph, where, result,
   errorClasses, codeOf, byCode, viaNamespace, sure, cached, deleted, floats, words, bits, wide, later, typed, anyType, storage,
   firstFloats, gatheredRows, reshapedFlags, joinedWords, dimsOf, likeData, notInts, notInt64, notFloats, notBools,
+  flattened, picked, sized, anyPrepared, quantized, omitted, notStrings,
 };
