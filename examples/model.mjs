@@ -35,11 +35,11 @@ const ids = new Tensor('int64', [1n, 9n, 2n, 0n], [2, 2]);
 const { flat } = await session.run({ ids });
 console.log('run    ', `flat: [${flat.dims}]`, Array.from(flat.data, (v) => +v.toFixed(1)).join(' '));
 
-// A feed that contradicts the model is refused before anything runs.
+// A feed that contradicts the model is refused before anything runs: an int32 feed on purpose.
 try {
   await session.run({ ids: new Tensor('int32', [1, 2], [1, 2]) });
 } catch (e) {
-  console.log('error  ', `${e.name} (${e.code}): ${e.message}`);
+  console.log(`intended error (a feed of the wrong type, to show the message): ${e.name} (${e.code}): ${e.message}`);
 }
 for (const t of [ids, flat]) t.dispose();
 await session.release();

@@ -24,10 +24,10 @@ console.log('inferShapes Gather', JSON.stringify(inferShapes({ opType: 'Gather',
 console.log('inferShapes Reshape', JSON.stringify(inferShapes({ opType: 'Reshape' },
   [{ type: 'float16', dims: ['batch', 16, 64] }, { type: 'int64', dims: [3], value: [0, 4, -1] }])));
 
-// Errors name the op version, the value and the allowed range.
+// Errors name the op version, the value and the allowed range: an index out of range on purpose.
 try {
   runNode({ opType: 'Gather' }, [table, new Tensor('int32', [0, 7], [2])], { opset: 11 });
 } catch (e) {
-  console.log(`${e.name} (${e.code}): ${e.message}`);
+  console.log(`intended error (an index out of range, to show the message): ${e.name} (${e.code}): ${e.message}`);
 }
 for (const t of [table, rows, x, flat, reshaped]) t.dispose();

@@ -11,9 +11,9 @@
  * model. Guides: README.md and docs/ in the repository.
  * @packageDocumentation
  */
-import type { TensorType, ErrorCode } from './generated/types.js';
+import type { TensorType, ErrorCode, TensorDataTypeMap } from './generated/types.js';
 
-export type { TensorType, ErrorCode };
+export type { TensorType, ErrorCode, TensorDataTypeMap };
 export {
   UnsupportedOpError, OpsetError, TypeConstraintError, AttributeError, InputError, ShapeError,
   IndexOutOfRangeError, OutOfMemoryError, InvalidArgumentError, DisposedError, ModelError, ExternalDataError, ERROR_CLASSES,
@@ -31,14 +31,13 @@ export declare class OnnxWasmError extends Error {
 }
 
 /**
- * The storage of a tensor's elements, by type: Float32Array / Float64Array (complex types
+ * The storage of a tensor's elements, of any type: Float32Array / Float64Array (complex types
  * interleave real and imaginary parts), Int8Array ... BigUint64Array for integers, Uint8Array
  * for bool, float8 and packed sub-byte types (two 4-bit or four 2-bit values per byte, the first
  * element in the low bits), Uint16Array holding the bits of float16 and bfloat16, and `string[]`.
+ * {@link TensorDataTypeMap} gives the one of each type.
  */
-export type TensorData =
-  | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | BigInt64Array
-  | Uint8Array | Uint16Array | Uint32Array | BigUint64Array | string[];
+export type TensorData = TensorDataTypeMap[TensorType];
 
 /** Options of {@link init}. Pass at most one of `wasmModule`, `wasmBinary` and `wasmUrl`. */
 export interface InitOptions {
@@ -111,8 +110,10 @@ export declare function memoryStats(): { heapUsed: number; memory: number };
 /**
  * Data that lives in wasm memory. Made once (the data copied in), then passed to any number of
  * calls without copying. `dispose()` frees it; a garbage-collected Tensor is freed too.
+ * `T`, the element type, types `data` as onnxruntime-web's `TypedTensor<T>` does:
+ * `new Tensor('float32', [1, 2]).data` is a Float32Array. `Tensor` alone is a tensor of any type.
  */
-export declare class Tensor {
+export declare class Tensor<T extends TensorType = TensorType> {
   /**
    * A tensor of `type` holding `data`, copied into wasm memory once. `data` is the type's typed
    * array ({@link TensorData}) or a plain array that converts exactly (booleans for bool; for
@@ -120,11 +121,11 @@ export declare class Tensor {
    * [number of elements]. A value that does not fit, or a length that does not match `dims`, is
    * an {@link InvalidArgumentError}.
    */
-  constructor(type: TensorType, data: TensorData | ArrayLike<number | bigint | string | boolean>, dims?: readonly number[]);
+  constructor(type: T, data: TensorDataTypeMap[T] | ArrayLike<number | bigint | string | boolean>, dims?: readonly number[]);
   /** A tensor of zeros (empty strings) allocated in wasm memory, to fill in place through `data`. */
-  static alloc(type: TensorType, dims: readonly number[]): Tensor;
+  static alloc<T extends TensorType>(type: T, dims: readonly number[]): Tensor<T>;
   /** The element type. */
-  readonly type: TensorType;
+  readonly type: T;
   /** The dimensions (frozen). */
   readonly dims: readonly number[];
   /** The number of elements. */
@@ -134,11 +135,11 @@ export declare class Tensor {
    * again after later calls: when wasm memory grows an old view is detached. Reading a disposed
    * tensor's data is a {@link DisposedError}.
    */
-  readonly data: TensorData;
+  readonly data: TensorDataTypeMap[T];
   /** Whether `dispose()` has been called. */
   readonly disposed: boolean;
   /** A copy of the data, as onnxruntime-web's `Tensor.getData()`. */
-  getData(): Promise<TensorData>;
+  getData(): Promise<TensorDataTypeMap[T]>;
   /** Whether both tensors read the same wasm memory (a Reshape or Flatten output and its input). */
   sharesMemoryWith(other: Tensor): boolean;
   /** Frees the tensor's memory now. Calling it again does nothing. */
@@ -177,9 +178,11 @@ export type NodeLike =
 
 /**
  * An input: a {@link Tensor} of this package (used in place) or any `{ type, data, dims }`, such
- * as an onnxruntime-web Tensor (copied in for the call).
+ * as an onnxruntime-web Tensor (copied in for the call). `T`: its element type.
  */
-export type TensorLike = Tensor | { type: TensorType; data: TensorData | ArrayLike<number | bigint | string | boolean>; dims?: readonly number[] };
+export type TensorLike<T extends TensorType = TensorType> =
+  | Tensor<T>
+  | { type: T; data: TensorDataTypeMap[T] | ArrayLike<number | bigint | string | boolean>; dims?: readonly number[] };
 
 /** A dimension: a number, a symbolic name, or null when unknown. */
 export type Dim = number | string | null;
@@ -216,13 +219,29 @@ export interface NodeOptions {
   opset?: number | { domain: string; version: number };
 }
 
+/** The ops (of the default domain) whose output has the element type of input 0, the data. */
+export type DataTypeOp = 'Gather' | 'Flatten' | 'Reshape' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat';
+/** The ops (of the default domain) whose output is int64 whatever their input. */
+export type Int64Op = 'Shape' | 'Size';
+/**
+ * The output of a node of op type `Op` whose input 0 is a `Tensor<T>`: a `Tensor<T>` for a
+ * {@link DataTypeOp}, a `Tensor<'int64'>` for an {@link Int64Op}, else a Tensor of any type.
+ */
+export type OutputOf<Op extends string, T extends TensorType> =
+  [Op] extends [DataTypeOp] ? Tensor<T> : [Op] extends [Int64Op] ? Tensor<'int64'> : Tensor;
+/** A {@link NodeLike} whose op type is one of `Op` (written as `opType` or `op_type`). */
+export type NodeOf<Op extends string> = NodeLike & ({ opType: Op; domain?: '' | 'ai.onnx' } | { op_type: Op; domain?: '' | 'ai.onnx' });
+
 /**
  * Runs one node and returns its outputs, new Tensors the caller disposes. Reshape and Flatten
  * outputs share the input's memory (O(1) at any size); Gather writes a new buffer. `null` or
  * `undefined` stands for an omitted input (an empty name in a NodeProto): allowed where the op
  * version marks the input optional, else an {@link InputError}. Errors: the {@link OnnxWasmError}
- * subclass of the rule broken.
+ * subclass of the rule broken. The output keeps its element type in its type where the op type
+ * says it: input 0's for a {@link DataTypeOp} (Gather, Reshape...), int64 for Shape and Size.
  */
+export declare function runNode<T extends TensorType>(node: NodeOf<DataTypeOp>, inputs: readonly [TensorLike<T>, ...(TensorLike | null | undefined)[]], options?: NodeOptions): Tensor<T>[];
+export declare function runNode(node: NodeOf<Int64Op>, inputs: readonly (TensorLike | null | undefined)[], options?: NodeOptions): Tensor<'int64'>[];
 export declare function runNode(node: NodeLike, inputs: readonly (TensorLike | null | undefined)[], options?: NodeOptions): Tensor[];
 /**
  * The output types and shapes of one node, without running it. An input is a {@link ValueInfo}
@@ -263,19 +282,21 @@ export declare function opVersions(): OpVersion[];
  * A node parsed and checked once, run many times with no per-call parsing (how
  * {@link InferenceSession} runs its nodes). Owns wasm memory: `dispose()` frees it.
  */
-export declare class PreparedNode {
+export declare class PreparedNode<Op extends string = string> {
   /** The same as {@link prepareNode}. */
-  constructor(node: NodeLike, options?: NodeOptions);
+  constructor(node: NodeLike & ({ opType: Op } | { op_type: Op }), options?: NodeOptions);
   /**
    * Runs the node on Tensors of this package (no copies; null or undefined for an omitted optional
-   * input); returns [output], which the caller disposes.
+   * input); returns [output], which the caller disposes. The output's type is input 0's for a
+   * {@link DataTypeOp}, int64 for Shape and Size ({@link OutputOf}).
    */
+  run<T extends TensorType>(inputs: readonly [Tensor<T> | null | undefined, ...(Tensor | null | undefined)[]]): OutputOf<Op, T>[];
   run(inputs: readonly (Tensor | null | undefined)[]): Tensor[];
   /** Frees the prepared node; a later `run` is a {@link DisposedError}. */
   dispose(): void;
 }
 /** Parses and checks a node once for many runs; errors as {@link runNode}'s. */
-export declare function prepareNode(node: NodeLike, options?: NodeOptions): PreparedNode;
+export declare function prepareNode<Op extends string>(node: NodeLike & ({ opType: Op } | { op_type: Op }), options?: NodeOptions): PreparedNode<Op>;
 
 /** Every element type name, in the order of ONNX's TensorProto.DataType. */
 export declare const TYPE_NAMES: readonly TensorType[];

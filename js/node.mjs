@@ -4,7 +4,7 @@
 // Memory: runNode's output Tensors belong to the caller; its temporary input copies are freed here.
 // @ts-check
 import { check } from './binding.mjs';
-import { invalidArgument } from './errors.mjs';
+import { describeValue, invalidArgument } from './errors.mjs';
 import { OpsetError, ShapeError } from './generated/errors.mjs';
 import { registryFacts } from './registry.mjs';
 import { getModule, opsetRange } from './runtime.mjs';
@@ -173,7 +173,7 @@ export function opsetOf(domain, opType, options) {
       throw invalidArgument(`options.opset is for domain '${given}', but node ${opType} is in domain '${domain}'`);
     opset = opset.version;
   }
-  if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${String(opset)}`);
+  if (!Number.isInteger(opset)) throw invalidArgument(`opset must be an integer, got ${describeValue(opset)}`);
   // (opset: a number from here, as Number.isInteger says)
   if (/** @type {number} */ (opset) > 0x7fffffff || /** @type {number} */ (opset) < -0x80000000) {
     if (!registryFacts().get(domain)?.has(opType)) return 0;

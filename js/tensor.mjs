@@ -6,7 +6,7 @@
 // the end of the task that made it: see registerLater).
 // @ts-check
 import { check } from './binding.mjs';
-import { invalidArgument, DisposedError } from './errors.mjs';
+import { describeValue, invalidArgument, DisposedError } from './errors.mjs';
 import { ERROR_CLASSES } from './generated/errors.mjs';
 import { getModule, loadedModule, refreshInfo, runCalls } from './runtime.mjs';
 import { TYPES_BY_ID, arrayClass, elementCount, storageLength, typeById, typeByName } from './types.mjs';
@@ -103,10 +103,10 @@ const INT_RANGE = {
  */
 function fromPlainArray(t, values) {
   const Cls = arrayClass(t);
-  /** @type {(i: number, why: string) => Error} */
-  const bad = (i, why) => invalidArgument(`${t.name} data[${i}] = ${String(values[i])} ${why}`);
+  /** @type {(i: number, expected: string) => Error} */
+  const bad = (i, expected) => invalidArgument(`${t.name} data[${i}] is ${describeValue(values[i])}, not ${expected}`);
   if (t.name === 'string') {
-    values.forEach((v, i) => { if (typeof v !== 'string') throw bad(i, 'is not a string'); });
+    values.forEach((v, i) => { if (typeof v !== 'string') throw bad(i, 'a string'); });
     return /** @type {string[]} */ (values.slice());
   }
   if (Cls === BigInt64Array || Cls === BigUint64Array) {
@@ -114,13 +114,16 @@ function fromPlainArray(t, values) {
     return Cls.from(values, (/** @type {number | bigint | string | boolean} */ v, /** @type {number} */ i) => {
       const b = typeof v === 'bigint' ? v : Number.isSafeInteger(v) ? BigInt(v) : null;
       const fits = b !== null && (Cls === BigInt64Array ? BigInt.asIntN(bits, b) === b : BigInt.asUintN(bits, b) === b);
-      if (!fits) throw bad(i, `is not an integer within ${t.name}'s range`);
+      if (!fits) {
+        const range = `an integer within ${t.name}'s range`;
+        throw bad(i, typeof v === 'bigint' || typeof v === 'number' ? range : `a bigint or a number (${range})`);
+      }
       return b;
     });
   }
   if (Cls === Float32Array || Cls === Float64Array) {
     return Cls.from(values, (/** @type {unknown} */ v, /** @type {number} */ i) => {
-      if (typeof v !== 'number') throw bad(i, 'is not a number');
+      if (typeof v !== 'number') throw bad(i, 'a number');
       return v;
     });
   }
@@ -128,13 +131,13 @@ function fromPlainArray(t, values) {
     return Uint8Array.from(values, (v, i) => {
       if (v === true || v === 1) return 1;
       if (v === false || v === 0) return 0;
-      throw bad(i, 'is not a boolean (true, false, 1 or 0)');
+      throw bad(i, 'a boolean (true, false, 1 or 0)');
     });
   }
   // Integers, and the raw storage of float16, bfloat16, float8 and packed sub-byte types.
   const [lo, hi] = INT_RANGE[Cls === Uint8Array ? 'uint8' : Cls === Uint16Array ? 'uint16' : t.name];
   return Cls.from(values, (/** @type {number} */ v, /** @type {number} */ i) => {   // (v: as Number.isInteger checks it)
-    if (!Number.isInteger(v) || v < lo || v > hi) throw bad(i, `is not an integer in [${lo}, ${hi}]`);
+    if (!Number.isInteger(v) || v < lo || v > hi) throw bad(i, typeof v === 'number' ? `an integer in [${lo}, ${hi}]` : `a number (an integer in [${lo}, ${hi}])`);
     return v;
   });
 }
@@ -324,7 +327,7 @@ export class Tensor {
       set(t, k, v) {
         const i = index(k);
         if (i < 0) return false;   // the length is fixed (a TypeError in strict code)
-        if (typeof v !== 'string') throw invalidArgument(`string data[${i}] = ${String(v)} is not a string`);
+        if (typeof v !== 'string') throw invalidArgument(`string data[${i}] is ${describeValue(v)}, not a string`);
         refresh();
         m.tensorSetString(live(), i, v);
         t[i] = v;

@@ -15,5 +15,6 @@ npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --lo
   "--banner:js=const __onnxWasmImportMetaUrl = require('url').pathToFileURL(__filename).href;"
 # Browser entries of one file each (wrapper + glue, .wasm fetched at import): dist/onnx-wasm.web.mjs
 # and dist/onnx-wasm-threads.web.mjs, as 'onnx-wasm/web' and 'onnx-wasm/web-threads'.
+node scripts/share-instance.mjs   # import and require in one process: one instance (see there)
 node scripts/build-web.mjs
 node scripts/gen-dcts.mjs   # js/index.d.cts, the declarations for require(), from js/index.d.ts

@@ -35,6 +35,9 @@ writeFileSync(join(out, 'errors.mjs'), header + "import { OnnxWasmError } from '
 writeFileSync(join(out, 'types.d.ts'), header +
   "/** The name of an ONNX element type, as `Tensor.type` and `new Tensor(type, ...)` spell it. */\n" +
   `export type TensorType =\n${elementTypes.map((t) => `  | '${t.name}'`).join('\n')};\n\n` +
+  '/**\n * The storage of each element type: the array `Tensor<T>.data` is, for `T` (as onnxruntime-web\'s\n' +
+  ' * `Tensor.DataTypeMap`). Sub-byte, float8 and bool types are bytes, float16 and bfloat16 their bits.\n */\n' +
+  `export interface TensorDataTypeMap {\n${elementTypes.map((t) => `  ${t.name}: ${t.array === 'Array' ? 'string[]' : t.array};`).join('\n')}\n}\n\n` +
   "import { OnnxWasmError } from '../index.js';\n" +
   statusCodes.map(({ code, className }) => `/** The {@link OnnxWasmError} whose \`code\` is '${code}' (docs/errors.md says what raises it). */\n` +
     `export declare class ${className} extends OnnxWasmError {\n  readonly code: '${code}';\n}\n`).join('') +

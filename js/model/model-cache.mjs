@@ -4,7 +4,8 @@
 // external data files, each fetched once, then read from the origin private file system on every
 // later create(), with no request (offline too).
 // @ts-check
-import { ExternalDataError } from '../generated/errors.mjs';
+import { ExternalDataError, ModelError } from '../generated/errors.mjs';
+import { whyFetchFailed } from './fetch-failure.mjs';
 import { OpfsSource } from './opfs-source.mjs';
 import { opfsMissing, opfsStore } from './opfs-store.mjs';
 import { BlobSource, UrlSource, asUrl, readModel } from './sources.mjs';
@@ -66,6 +67,11 @@ async function fetchFile(s, entry, name, url, keepPartial) {
   try {
     await s.call('download', [entry, name, url, keepPartial]);
   } catch (e) {
+    // A model that cannot be fetched is a ModelError, with the message readModel gives without
+    // the cache (as in Node); what only the cache does (keep a partial download, a quota) is an
+    // ExternalDataError.
+    if (e.kind === 'http') throw new ModelError(`cannot fetch the ONNX model at ${url}: ${e.message}`);
+    if (e.kind === undefined && e.name === 'TypeError') throw new ModelError(`cannot fetch the ONNX model at ${url}: ${await whyFetchFailed(new URL(url), e)}`);
     if (e.kind === 'stopped') throw new ExternalDataError(`the model ${url}: the download ended after ${e.got} of ${e.length} bytes (${e.message}); the bytes received are kept`);
     if (e.kind === 'quota') throw new ExternalDataError(`the model ${url}: the storage quota ran out (${e.message})`);
     throw new ExternalDataError(`the model ${url}: cannot keep it in the origin private file system: ${e.message}`);

@@ -3,7 +3,8 @@
 // it: whole tables into wasm memory, or the rows a run needs (canKeepTables), through sync access
 // handles (opfs-store.mjs).
 // @ts-check
-import { ExternalDataError } from '../generated/errors.mjs';
+import { ExternalDataError, ModelError } from '../generated/errors.mjs';
+import { whyFetchFailed } from './fetch-failure.mjs';
 import { getModule } from '../runtime.mjs';
 import { CHUNK, DownloadStopped, ShortRead } from './sources.mjs';
 import { sizeText } from './table-facts.mjs';
@@ -87,7 +88,10 @@ export class OpfsSource {
       }
       // ('stopped' and 'http' come from a download: origin.url is set)
       if (e.kind === 'stopped') throw new ExternalDataError(`${this.#what()}: ${new DownloadStopped(/** @type {URL} */ (this.origin.url).href, e.got, e.length, 5, e.message).message}; the bytes received are kept, and the next create() resumes from them`);
-      if (e.kind === 'http') throw new ExternalDataError(`${this.#what()}: cannot download ${/** @type {URL} */ (this.origin.url).href}: ${e.message}`);
+      // (a file that cannot be fetched: a ModelError, as without the cache: load-tensor.mjs)
+      if (e.kind === 'http') throw new ModelError(`${this.#what()}: cannot read external data '${this.location}': cannot fetch ${/** @type {URL} */ (this.origin.url).href}: ${e.message}`);
+      if (e.kind === undefined && e.name === 'TypeError' && this.origin.url)
+        throw new ModelError(`${this.#what()}: cannot read external data '${this.location}': cannot fetch ${this.origin.url.href}: ${await whyFetchFailed(this.origin.url, e)}`);
       throw new ExternalDataError(`${this.#what()}: cannot keep it in the origin private file system: ${e.name}: ${e.message}`);
     }
   }

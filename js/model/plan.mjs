@@ -28,12 +28,13 @@ import { registryFacts } from '../registry.mjs';
 /**
  * A step of the run: its node, its inputs' slots (-1: omitted), how many, its output's slot, the
  * table it reads by rows (or undefined) and its inputs indexed by the same rows (a bit each,
- * registry.mjs), and whether its output is freed after the run. `memo`:
- * its outputs by key for a step of a shape subgraph (null for the others); `source`: for a Shape
- * or Size step, its number among the sources (its key: its input's dims), else -1; `deps`: the
- * sources it depends on (its key: theirs, joined).
+ * registry.mjs), whether its output is freed after the run, and the node's label ("node 'lookup'
+ * (Gather)"), which prefixes the node's errors. `memo`: its outputs by key for a step of a shape
+ * subgraph (null for the others); `source`: for a Shape or Size step, its number among the
+ * sources (its key: its input's dims), else -1; `deps`: the sources it depends on (its key:
+ * theirs, joined).
  * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, rowsAlso: number, temporary: boolean,
- *   memo: Map<string, Tensor> | null, source: number, deps: number[] }} PlanStep
+ *   label: string, memo: Map<string, Tensor> | null, source: number, deps: number[] }} PlanStep
  */
 
 /** @typedef {{ name: string, slot: number, produced: boolean }} PlanOutput */
@@ -105,7 +106,7 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
   const facts = registryFacts();
   const planSteps = steps.map((st) => /** @type {PlanStep} */ ({
     prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]),
-    rowsAlso: facts.get(st.domain)?.get(st.opType)?.rowsAlso ?? 0,
+    rowsAlso: facts.get(st.domain)?.get(st.opType)?.rowsAlso ?? 0, label: st.label,
     temporary: true, memo: null, source: -1, deps: [],
   }));
   const sources = markShapeSteps(steps, planSteps, base, new Set([...overridable.keys()].map(at)));

@@ -9,8 +9,8 @@
 // Memory: the session owns its initializers, constants and prepared nodes (release() frees
 // them); the Tensors that run() returns belong to the caller.
 // @ts-check
-import { invalidArgument } from '../errors.mjs';
-import { DisposedError } from '../generated/errors.mjs';
+import { OnnxWasmError, invalidArgument } from '../errors.mjs';
+import { DisposedError, ExternalDataError } from '../generated/errors.mjs';
 import { ATTR_TYPE_NAMES, attributeFromProto } from '../node.mjs';
 import { init } from '../runtime.mjs';
 import { Tensor } from '../tensor.mjs';
@@ -116,6 +116,19 @@ function copyTensor(t) {
 function abandon(produced, temporaries) {
   if (produced) for (const t of produced) t?.dispose();
   if (temporaries) for (const t of temporaries) t.dispose();
+}
+
+// An error a node raised while a session ran, prefixed with the node as at load (infer-graph.mjs):
+// "node 'lookup' (Gather): Gather-13: index 9 ...". Only on the error path: a run carries the
+// step's label, not a string per call. An ExternalDataError (a table kept in its source that
+// cannot be read) names the table instead, and is left as it is.
+/**
+ * @param {any} e
+ * @param {import('./plan.mjs').PlanStep} step
+ */
+function withNode(e, step) {
+  if (e instanceof OnnxWasmError && !(e instanceof ExternalDataError) && !e.message.startsWith(step.label)) e.message = `${step.label}: ${e.message}`;
+  return e;
 }
 
 // A run of a one-node plan (plan.mjs) when every feed is a Tensor that passed its check before
@@ -326,6 +339,8 @@ export class InferenceSession {
     // of { type, data, dims } feeds (temporaries). (Locals, not a record object: in V8's first
     // tiers, a session's first runs, making one cost each run time; docs/performance.md.)
     let produced = /** @type {(Tensor | null)[] | null} */ (null), temporaries = /** @type {Tensor[] | null} */ (null);
+    // The step running, -1 before the first: an error in [0, steps) is that node's (withNode).
+    let k = -1;
     try {
       if (this.#released) throw new DisposedError('this session was released');
       if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
@@ -334,8 +349,10 @@ export class InferenceSession {
       // and no other feed: the run is the node's call. Anything else takes the general path.
       const one = plan.oneNode;
       if (one !== null && fetches === undefined) {
+        k = 0;   // (the plan's node is step 0)
         const result = runOneNode(one, feeds);
         if (result !== null) return Promise.resolve(result);
+        k = -1;
       }
       // Names to fetch are checked before anything runs or is copied (nothing partial on error).
       if (fetches !== undefined) {
@@ -387,7 +404,7 @@ export class InferenceSession {
       }
       const steps = plan.steps;
       const keys = plan.sources ? new Array(plan.sources) : [];   // (the memo sources' keys this run)
-      for (let k = 0; k < steps.length; ++k) {
+      for (k = 0; k < steps.length; ++k) {
         const st = steps[k];
         if (st.lazy) {
           const rest = this.#finishReadingTables({ slots, produced, temporaries, keys }, k, fetches);
@@ -408,7 +425,7 @@ export class InferenceSession {
       return Promise.resolve(this.#end(slots, made, temps, fetches));
     } catch (e) {
       abandon(produced, temporaries);
-      return Promise.reject(e);
+      return Promise.reject(k >= 0 && k < this.#plan.steps.length ? withNode(e, this.#plan.steps[k]) : e);
     }
   }
 
@@ -422,8 +439,9 @@ export class InferenceSession {
    */
   async #finishReadingTables(state, from, fetches) {
     const steps = this.#plan.steps, slots = state.slots;
+    let k = from;
     try {
-      for (let k = from; k < steps.length; ++k) {
+      for (; k < steps.length; ++k) {
         const st = steps[k];
         if (st.memo) {
           slots[st.out] = runMemoStep(st, slots, state.keys);
@@ -437,7 +455,7 @@ export class InferenceSession {
       }
     } catch (e) {
       abandon(state.produced, state.temporaries);
-      throw e;
+      throw withNode(e, steps[k]);
     }
     return this.#end(slots, state.produced, state.temporaries, fetches);
   }

@@ -11,6 +11,7 @@
 import { ModelError } from '../generated/errors.mjs';
 import { getModule, isNode } from '../runtime.mjs';
 import { fetchRange } from './fetch-range.mjs';
+import { whyFetchFailed, whyReadFailed } from './fetch-failure.mjs';
 
 /** @typedef {import('./progress.mjs').Progress} Progress */
 // A run of bytes to read: [at, at + length) of the source into wasm memory at addr.
@@ -269,6 +270,9 @@ async function fetchInto(url, offset, length, put, progress) {
   } catch (e) {
     if (e.kind === 'short') throw new ShortRead(e.size);
     if (e.kind === 'stopped') throw new DownloadStopped(url.href, e.got, e.length, e.tries, e.cause);
+    if (e.kind === 'http') throw new Error(`cannot fetch ${url.href}: ${e.message}`, { cause: e });
+    // (the first request's network error: fetch's bare TypeError)
+    if (e.kind === undefined && e.name === 'TypeError') throw new Error(`cannot fetch ${url.href}: ${await whyFetchFailed(url, e)}`, { cause: e });
     throw e;
   }
 }
@@ -283,21 +287,54 @@ async function fetchInto(url, offset, length, put, progress) {
 export async function readModel(source, what) {
   if (source instanceof Uint8Array) return { bytes: source };
   if (source instanceof ArrayBuffer) return { bytes: new Uint8Array(source) };
-  if (typeof Blob === 'function' && source instanceof Blob) return { bytes: new Uint8Array(await source.arrayBuffer()) };
+  if (typeof Blob === 'function' && source instanceof Blob) {
+    try {
+      return { bytes: new Uint8Array(await source.arrayBuffer()) };
+    } catch (e) {
+      // (a File the user picked that changed or vanished on disk since)
+      const name = /** @type {Blob & { name?: string }} */ (source).name;
+      throw new ModelError(`cannot read ${what}${name === undefined ? ' (a Blob)' : ` (File '${name}')`}: ${e.name}: ${e.message}`, { cause: e });
+    }
+  }
   const url = asUrl(source);
   if (url) {
-    const response = await fetch(url);
-    if (!response.ok) throw new ModelError(`cannot fetch ${what} at ${url.href}: HTTP ${response.status}`);
-    return { bytes: new Uint8Array(await response.arrayBuffer()), baseUrl: url };
+    /** @type {Response} */
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (e) {
+      throw new ModelError(`cannot fetch ${what} at ${url.href}: ${await whyFetchFailed(url, e)}`, { cause: e });
+    }
+    if (!response.ok) {
+      response.body?.cancel().catch(() => {});
+      throw new ModelError(`cannot fetch ${what} at ${url.href}: ${httpStatus(response.status, response.statusText)}`);
+    }
+    try {
+      return { bytes: new Uint8Array(await response.arrayBuffer()), baseUrl: url };
+    } catch (e) {
+      throw new ModelError(`cannot fetch ${what} at ${url.href}: the download stopped: ${await whyFetchFailed(url, e)}`, { cause: e });
+    }
   }
   const file = asPath(source);
   if (file !== null) {
     const { fs, path } = /** @type {NodeModules} */ (await nodeModules());   // (in Node: asPath gave a path)
     const full = path.resolve(file);
-    return { bytes: fs.readFileSync(full), baseDir: path.dirname(full) };
+    try {
+      return { bytes: fs.readFileSync(full), baseDir: path.dirname(full) };
+    } catch (e) {
+      throw new ModelError(`cannot read ${what} '${full}': ${whyReadFailed(e)}`, { cause: e });
+    }
   }
   return null;
 }
+
+// An HTTP error status as messages give it: 'HTTP 404 Not Found' ('HTTP 404' over HTTP/2, which
+// has no status text). fetch-range.mjs writes the same (it refers to nothing outside itself).
+/**
+ * @param {number} status
+ * @param {string} statusText
+ */
+export const httpStatus = (status, statusText) => `HTTP ${status} ${statusText}`.trim();
 
 // A URL for a string or URL object: in browsers any string (relative to the page); in Node only
 // http(s):, data: and blob: URLs (other strings are file paths, and file: URLs are made paths by

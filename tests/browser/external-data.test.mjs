@@ -2,8 +2,11 @@
 // to it; a table given as a File the user picked (<input type=file>), kept in the File or loaded;
 // onnxruntime-web's [{ path, data }] form with an ArrayBuffer and with a URL string; progress
 // events; and the same IndexOutOfRangeError text for a kept table as for a loaded one. Rows are
-// compared with the table's bytes in Node.
+// compared with the table's bytes in Node. A model URL that cannot be fetched (an HTTP error, a
+// cross-origin server that sends no CORS header, a server that does not answer) is a ModelError
+// that says which, with the OPFS cache as without it.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +93,41 @@ for (const [name, expression, storage] of cases) {
 test('an index out of range: the same IndexOutOfRangeError for a table kept in a File as for a loaded one', async () => {
   const run = (mode) => page.evaluate(`(async () => lookup(await modelBytes(), { externalDataMode: '${mode}', externalData: [{ path: 'table.bin', data: document.getElementById('table').files[0] }] }, [3, 300]))()`);
   const [lazy, memory] = [await run('lazy'), await run('memory')];
-  assert.deepEqual(lazy, { error: 'IndexOutOfRangeError', message: 'Gather-13: index 300 at position 1 is outside [-300, 299] for axis 0 of size 300' });
+  assert.deepEqual(lazy, { error: 'IndexOutOfRangeError', message: "node 'lookup' (Gather): Gather-13: index 300 at position 1 is outside [-300, 299] for axis 0 of size 300" });
   assert.deepEqual(memory, lazy);
+});
+
+test('a model URL that cannot be fetched: a ModelError saying why (HTTP status, CORS refusal, no answer), with the OPFS cache too', async () => {
+  // Another origin (another port) serving the same files, without an Access-Control-Allow-Origin
+  // header; and a port that nothing listens on.
+  const other = await serveDir(tmp);
+  const closed = await new Promise((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); });
+  });
+  const create = (url, options) => page.evaluate(async ([u, o]) => {
+    const { InferenceSession } = await import('./js/index.mjs');
+    return InferenceSession.create(u, o).then(() => ({ error: null }), (e) => ({ error: e.name, message: e.message }));
+  }, [url, options]);
+  try {
+    const page0 = server.url.replace(/\/$/, '');
+    for (const options of [{}, { cache: 'opfs' }]) {
+      const why = JSON.stringify(options);
+      assert.deepEqual(await create(`${server.url}missing.onnx`, options),
+        { error: 'ModelError', message: `cannot fetch the ONNX model at ${server.url}missing.onnx: HTTP 404 Not Found` }, why);
+      assert.deepEqual(await create(`${other.url}model.onnx`, options), {
+        error: 'ModelError',
+        message: `cannot fetch the ONNX model at ${other.url}model.onnx: refused by CORS: ${other.url.replace(/\/$/, '')} answered without an Access-Control-Allow-Origin header that lets this page (${page0}) read it (Failed to fetch)`,
+      }, why);
+      const gone = `http://127.0.0.1:${closed}/model.onnx`;
+      assert.deepEqual(await create(gone, options), {
+        error: 'ModelError',
+        message: `cannot fetch the ONNX model at ${gone}: the request failed (Failed to fetch): http://127.0.0.1:${closed} did not answer (unreachable, or blocked by the browser)`,
+      }, why);
+    }
+  } finally {
+    await other.close();
+    await page.evaluate(async () => (await import('./js/index.mjs')).modelCache.clear());
+    // (the browser logs each refused request to the console: those are this case's own)
+    problems.length = 0;
+  }
 });

@@ -295,7 +295,7 @@ test('model panel: a model by URL kept in this browser: progress, listed with it
 
     // Bad input: an error next to the URL field, nothing kept, and the page keeps working.
     for (const [bad, message] of [['http://', /is not a URL/], ['ftp://example.com/m.onnx', /only http: and https: URLs/], ['', /type the URL/],
-      [modelUrl, /emb\.onnx: ExternalDataError .*404/]]) {
+      [modelUrl, /emb\.onnx: ModelError \(ERR_MODEL\): cannot fetch the ONNX model at http:\S+\/emb\.onnx: HTTP 404 Not Found$/]]) {
       await page.fill('#model-url', bad);
       await page.check('#model-keep');
       await page.click('#model-url-load');

@@ -351,7 +351,7 @@ describe('faults lose nothing', () => {
     }
     const [lazy, memory] = [messages.slice(0, 3), messages.slice(3)];
     assert.deepEqual(lazy.map((m) => m[2]), memory.map((m) => m[2]));
-    assert.match(lazy[0][2], /^Gather-13: index 100 at position 0 is outside \[-100, 99\] for axis 0 of size 100$/);
+    assert.match(lazy[0][2], /^node 'lookup' \(Gather\): Gather-13: index 100 at position 0 is outside \[-100, 99\] for axis 0 of size 100$/);
   });
   test('a kept table read between two nodes (Reshape, Gather, Flatten): its rows; a fault in the middle leaves nothing', async () => {
     const f = folder('between', { dims, between: true });

@@ -100,12 +100,14 @@ test('a case is the same bytes on every call (findings can be replayed from seed
 });
 
 test('runModelCase reports an exception that is not an OnnxWasmError', async () => {
-  // A path that does not exist: fs throws ENOENT, which is not one of this package's errors.
-  const r = await runModelCase('/nonexistent/onnx-wasm/model.onnx');
+  // An externalData entry whose getter throws a RangeError, which is not one of this package's
+  // errors (a path that does not exist no longer serves: it is a ModelError).
+  const externalData = Object.defineProperty({}, 'table.bin', { enumerable: true, get() { throw new RangeError('a getter that throws'); } });
+  const r = await runModelCase(new Uint8Array(0), { externalData });
   assert.equal(r.created, null);
   assert.equal(r.findings.length, 1);
   assert.equal(r.findings[0].kind, 'exception');
-  assert.match(r.findings[0].detail, /ENOENT/);
+  assert.match(r.findings[0].detail, /RangeError.*a getter that throws/);
 });
 
 describe('scripts/fuzz-models.mjs', () => {

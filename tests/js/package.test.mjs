@@ -34,9 +34,34 @@ test('the tarball holds the package and nothing else', () => {
     'dist/threads/onnx-wasm-threads.wasm', 'dist/threads/onnx-wasm-threads.worker.js', 'bin/onnx-wasm.mjs']) {
     assert.ok(files.includes(f), `${f} is missing from the tarball`);
   }
-  const allowed = /^(package\.json|README\.md|CHANGELOG\.md|js\/.*\.(mjs|d\.ts)|js\/index\.d\.cts|dist\/.*|bin\/.*\.mjs)$/;
+  const allowed = /^(package\.json|README\.md|CHANGELOG\.md|docs\/.*\.md|js\/.*\.(mjs|d\.ts)|js\/index\.d\.cts|dist\/.*|bin\/.*\.mjs)$/;
   assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
   assert.ok(!files.some((f) => /^(src|tests|bindings|scripts|bench|examples|build)\//.test(f)));
+});
+
+// README.md's links work where it is read from the package (node_modules, an unpacked tarball):
+// docs/ is in it. The package page (npm) resolves them against `repository`, which is set with
+// `homepage` and `bugs`.
+test("the README's links resolve in the tarball, and package.json names the repository", () => {
+  const links = (file) => [...readFileSync(join(app, 'node_modules/onnx-wasm', file), 'utf8').replace(/```[\s\S]*?```/g, '')
+    .matchAll(/(?<!!)\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:/.test(t) && !t.startsWith('#'));
+  const readme = links('README.md');
+  assert.ok(readme.filter((t) => t.startsWith('docs/')).length >= 10, readme.join(' '));
+  const inside = (from, target) => join(dirname(from), target.split('#')[0]).replace(/\/$/, '');
+  const dirs = new Set(files.map((f) => dirname(f)));
+  const broken = [];
+  for (const file of ['README.md', ...files.filter((f) => /^docs\/.*\.md$/.test(f))]) {
+    for (const target of (file === 'README.md' ? readme : links(file))) {
+      const path = inside(file, target);
+      if (!files.includes(path) && !dirs.has(path)) broken.push(`${file}: ${target}`);
+    }
+  }
+  assert.deepEqual(broken, []);
+  const pkg = JSON.parse(readFileSync(join(app, 'node_modules/onnx-wasm/package.json'), 'utf8'));
+  assert.match(pkg.repository?.url ?? '', /^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/);
+  const repoUrl = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+  assert.equal(pkg.homepage, `${repoUrl}#readme`);
+  assert.equal(pkg.bugs?.url, `${repoUrl}/issues`);
 });
 
 // A page whose Content-Security-Policy lacks 'unsafe-eval' refuses both (tests/engines runs the
@@ -71,6 +96,19 @@ console.log(JSON.stringify(s.outputMetadata));
   const [gather, meta] = execFileSync(process.execPath, [join(app, 'cjs.cjs')], { encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual([gather.dims, gather.data, gather.module], [[2, 2], [5, 6, 1, 2], 'onnx-wasm']);
   assert.deepEqual(meta, [{ name: 'y', isTensor: true, type: 'float32', shape: [3, 4, 3, 2] }]);
+});
+
+test('installed: import then require in one process: one instance (one init, the same classes)', () => {
+  writeFileSync(join(app, 'both.mjs'), `import * as o from 'onnx-wasm';
+import { createRequire } from 'node:module';
+const r = createRequire(import.meta.url)('onnx-wasm');
+await o.init({ threads: false });
+const t = new r.Tensor('float32', [1, 2, 3], [3]);
+let sameError = false;
+try { o.runNode({ opType: 'Gather' }, [t, new o.Tensor('int64', [5n], [1])]); } catch (e) { sameError = e instanceof r.IndexOutOfRangeError; }
+console.log(JSON.stringify({ same: Object.keys(o).filter((k) => o[k] !== r[k]), initialized: r.runtime() !== null, sameError }));`);
+  const r = JSON.parse(execFileSync(process.execPath, [join(app, 'both.mjs')], { encoding: 'utf8' }));
+  assert.deepEqual(r, { same: [], initialized: true, sameError: true });
 });
 
 test('installed: the onnx-wasm command', () => {

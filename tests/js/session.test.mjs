@@ -4,6 +4,7 @@
 // model the issue names. Models are built here with onnx-buf; expected values are hand-written.
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -18,6 +19,7 @@ import {
   IndexOutOfRangeError, ShapeError, TypeConstraintError, DisposedError, runNode,
 } from '../../js/index.mjs';
 import { attribute, rawTensor, typedTensor, valueInfo } from '../support/gen-models.mjs';
+import { gatherModel, tableBytes } from '../support/external-models.mjs';
 
 await init({ threads: false });
 const tmp = mkdtempSync(join(tmpdir(), 'onnx-wasm-session-'));
@@ -562,4 +564,85 @@ test('the warm-up model (js/model/warm-up.mjs) is the Gather it says it is', asy
   assert.deepEqual([Array.from(o.dims), Array.from(o.data)], [[1, 2], [3, 4]]);
   o.dispose(); i.dispose();
   await s.release();
+});
+
+// A model that cannot be read is a ModelError (not fs's or fetch's own error) whose message names
+// the file or URL and the cause.
+describe('a model that cannot be read: a ModelError naming the file or URL and the cause', () => {
+  // A server that answers /model.onnx (whose table.bin it does not have) and 404 for the rest.
+  let server, base;
+  const model = gatherModel({ dims: [4, 2] });
+  const serve = () => new Promise((ok) => {
+    server = createServer((req, res) => (req.url === '/model.onnx' ? res.end(model) : res.writeHead(404).end('not found')));
+    server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${server.address().port}/`));
+  });
+  // A port nothing listens on: one just closed.
+  const closedPort = () => new Promise((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); });
+  });
+  after(() => server?.close());
+  const rejects = (promise, message) => assert.rejects(promise, (e) => {
+    assert.ok(e instanceof ModelError, `${e.name}: ${e.message}`);
+    assert.match(e.message, message);
+    return true;
+  });
+
+  test('a file that does not exist (by absolute and by relative path)', async () => {
+    const path = join(tmp, 'nope.onnx');
+    await rejects(InferenceSession.create(path), new RegExp(`^cannot read the ONNX model '${path.replace(/[.\\]/g, '\\$&')}': ENOENT: no such file or directory$`));
+    await rejects(InferenceSession.create('nope.onnx'), new RegExp(`^cannot read the ONNX model '${join(process.cwd(), 'nope.onnx').replace(/[.\\]/g, '\\$&')}': ENOENT`));
+  });
+  test('a folder', () => rejects(InferenceSession.create(tmp), /^cannot read the ONNX model '.*': EISDIR: illegal operation on a directory$/));
+  test('an unreachable URL', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/model.onnx`;
+    await rejects(InferenceSession.create(url), new RegExp(`^cannot fetch the ONNX model at ${url.replace(/\./g, '\\.')}: the request failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\)$`));
+  });
+  test('an HTTP error status', async () => {
+    base ??= await serve();
+    await rejects(InferenceSession.create(`${base}gone.onnx`), new RegExp(`^cannot fetch the ONNX model at ${base}gone\\.onnx: HTTP 404 Not Found$`));
+  });
+  test('external data at a URL that answers 404, or at an unreachable one', async () => {
+    base ??= await serve();
+    await rejects(InferenceSession.create(`${base}model.onnx`),
+      new RegExp(`^tensor 'table'.*: cannot read external data 'table\\.bin': cannot fetch ${base}table\\.bin: HTTP 404 Not Found$`));
+    const gone = `http://127.0.0.1:${await closedPort()}/table.bin`;
+    await rejects(InferenceSession.create(model, { externalData: { 'table.bin': gone } }),
+      /^tensor 'table'.*: cannot read external data 'table\.bin': cannot fetch http:\/\/127\.0\.0\.1:\d+\/table\.bin: the request failed \(connect ECONNREFUSED /);
+  });
+});
+
+// docs/errors.md: in a model, a node's error is prefixed with the node, at load and at run time,
+// on every path a run takes: the general one, the one-node plan, and a table read by rows.
+describe("run-time errors name the node: node 'lookup' (Gather): ...", () => {
+  const prefixed = (e) => e instanceof IndexOutOfRangeError && /^node 'lookup' \(Gather\): Gather-13: index 9 at position 1 is outside \[-4, 3\] for axis 0 of size 4$/.test(e.message);
+  test('the general path, and the one-node plan', async () => {
+    const s = await InferenceSession.create(modelBytes({
+      nodes: [node('Gather', ['t', 'i'], ['y'], {}, { name: 'lookup' })],
+      initializers: [rawTensor('t', 'float32', [4], f32([1, 2, 3, 4]))],
+      inputs: [valueInfo('i', 'int64', [2])], outputs: [outInfo('y')],
+    }));
+    const ok = new Tensor('int64', [0n, 1n], [2]), bad = new Tensor('int64', [0n, 9n], [2]);
+    await assert.rejects(s.run({ i: bad }), prefixed);   // general path (a new feed)
+    (await s.run({ i: ok })).y.dispose();
+    (await s.run({ i: ok })).y.dispose();                // ok has passed: planned from here
+    ok.data[1] = 9n;
+    await assert.rejects(s.run({ i: ok }), prefixed);    // planned path
+    await assert.rejects(s.run({ i: bad }, ['y']), prefixed);
+    for (const t of [ok, bad]) t.dispose();
+    await s.release();
+  });
+  test('a graph of several nodes, and a table read by rows from its file', async () => {
+    const dir = join(tmp, 'prefix');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'model.onnx'), gatherModel({ dims: [4, 2], between: true }));
+    writeFileSync(join(dir, 'table.bin'), tableBytes('float32', [4, 2]));
+    for (const externalDataMode of ['memory', 'lazy']) {
+      const s = await InferenceSession.create(join(dir, 'model.onnx'), { externalDataMode });
+      assert.equal(s.valueInfo('table').storage, externalDataMode === 'lazy' ? 'file' : 'memory');
+      const bad = new Tensor('int64', [0n, 9n], [2]);
+      await assert.rejects(s.run({ indices: bad }), prefixed, externalDataMode);
+      bad.dispose();
+      await s.release();
+    }
+  });
 });

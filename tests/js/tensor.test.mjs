@@ -147,9 +147,39 @@ describe('bad plain values give InvalidArgumentError naming the index', () => {
   for (const [type, values, index] of CASES) {
     test(`${type} ${String(values[index])} at index ${index}`, () => {
       assert.throws(() => new Tensor(type, values),
-        invalid(new RegExp(`^${type} data\\[${index}\\] = `)));
+        invalid(new RegExp(`^${type} data\\[${index}\\] is `)));
     });
   }
+  // A value of another JS type is shown with its type, so that the message does not read as if
+  // the value it stands for (3 for '3') were refused.
+  const SHOWN = [
+    ['int32', ['3'], "int32 data[0] is the string '3', not a number (an integer in [-2147483648, 2147483647])"],
+    ['int32', [1, 3n], 'int32 data[1] is the bigint 3n, not a number (an integer in [-2147483648, 2147483647])'],
+    ['int32', [1.5], 'int32 data[0] is 1.5, not an integer in [-2147483648, 2147483647]'],
+    ['uint8', [300], 'uint8 data[0] is 300, not an integer in [0, 255]'],
+    ['int64', ['3'], "int64 data[0] is the string '3', not a bigint or a number (an integer within int64's range)"],
+    ['int64', [0.5], "int64 data[0] is 0.5, not an integer within int64's range"],
+    ['float32', ['1.5'], "float32 data[0] is the string '1.5', not a number"],
+    ['float64', [undefined], 'float64 data[0] is undefined, not a number'],
+    ['bool', ['true'], "bool data[0] is the string 'true', not a boolean (true, false, 1 or 0)"],
+    ['string', ['a', 3], 'string data[1] is 3, not a string'],
+    ['int8', [{}], 'int8 data[0] is an object (Object), not a number (an integer in [-128, 127])'],
+  ];
+  for (const [type, values, message] of SHOWN) {
+    test(`${type} [${values.map((v) => (typeof v === 'string' ? `'${v}'` : typeof v === 'bigint' ? `${v}n` : String(v))).join(', ')}]: ${message}`, () => {
+      assert.throws(() => new Tensor(type, values), (e) => e instanceof InvalidArgumentError && e.message === message);
+    });
+  }
+  test("a string tensor's data set to a number is named as a number", () => {
+    const t = new Tensor('string', ['a']);
+    assert.throws(() => { t.data[0] = 5; }, (e) => e instanceof InvalidArgumentError && e.message === 'string data[0] is 5, not a string');
+    t.dispose();
+  });
+  test("an opset given as a string is named as a string", () => {
+    const x = new Tensor('float32', [1, 2]), i = new Tensor('int64', [0n]);
+    assert.throws(() => runNode({ opType: 'Gather' }, [x, i], { opset: '13' }), (e) => e instanceof InvalidArgumentError && e.message === "opset must be an integer, got the string '13'");
+    x.dispose(); i.dispose();
+  });
 });
 
 describe('wrong typed array class gives InvalidArgumentError naming both classes', () => {

@@ -9,6 +9,7 @@ import {
   type TensorType, type ErrorCode, type TensorData, type InitOptions, type RuntimeInfo, type AttributeValue, type AttributeProtoLike,
   type NodeLike, type TensorLike, type Dim, type ValueInfo, type InferredShape, type NodeOptions, type OpVersion, type ValueMetadata,
   type ExternalDataSource, type SessionOptions, type SessionValueInfo, type SessionNode, modelCache, type ModelCacheEntry,
+  type TensorDataTypeMap,
 } from 'onnx-wasm';
 
 const initOptions: InitOptions[] = [
@@ -32,6 +33,17 @@ const halves = Tensor.alloc('float16', [2, 2]);
 const data: TensorData = halves.data;
 const facts2: [TensorType, readonly number[], number, boolean, boolean] = [table.type, table.dims, table.size, table.disposed, table.sharesMemoryWith(flags)];
 const copy: Promise<TensorData> = table.getData();
+// Tensor<T>: data typed by the type name, as onnxruntime-web's TypedTensor<T>.
+const floats: Float32Array = new Tensor('float32', [1, 2], [2]).data;
+const words: string[] = new Tensor('string', ['a', 'b']).data;
+const bits: Uint16Array = halves.data;
+const wide: BigInt64Array = Tensor.alloc('int64', [2]).data;
+const later: Promise<Float32Array> = table.getData();
+const typed: Tensor<'float32'> = table;
+const anyType: Tensor = flags;
+const storage: TensorDataTypeMap['bool'] = flags.data;
+function firstOf<T extends TensorType>(t: Tensor<T>): TensorDataTypeMap[T] { return t.data; }
+const firstFloats: Float32Array = firstOf(table);
 
 const attributes: Record<string, AttributeValue> = { axis: 0 };
 const protoAttribute: AttributeProtoLike = { name: 'axis', type: 2, i: '1' };
@@ -44,6 +56,19 @@ const nodes: NodeLike[] = [
 const indices: TensorLike = { type: 'int64', data: new BigInt64Array([2n, 0n]), dims: [2] };
 const options: NodeOptions = { opset: 13 };
 const outputs: Tensor[] = runNode(nodes[0], [table, indices], options);
+// Outputs keep their type where the op says it: input 0's for Gather, Reshape, Flatten... (the
+// data), int64 for Shape and Size.
+const [gathered] = runNode({ opType: 'Gather', attributes: { axis: 0 } }, [table, indices], { opset: 13 });
+const gatheredRows: Float32Array = gathered.data;
+const [reshaped] = runNode({ op_type: 'Reshape' }, [flags, { type: 'int64', data: [-1n] }]);
+const reshapedFlags: Uint8Array = reshaped.data;
+const [joined] = runNode({ opType: 'Concat', attributes: { axis: 0 } }, [words0(), words0()]);
+const joinedWords: string[] = joined.data;
+const [shapeOf] = runNode({ opType: 'Shape' }, [table]);
+const dimsOf: BigInt64Array = shapeOf.data;
+const [fromLike] = runNode({ opType: 'Identity' }, [{ type: 'int32', data: new Int32Array(2) }]);
+const likeData: Int32Array = fromLike.data;
+function words0() { return new Tensor('string', ['a']); }
 runNode({ opType: 'Reshape' }, [table, null]);
 runNode({ opType: 'Reshape' }, [table, undefined], {});
 const dims: Dim[] = ['batch', 4, null];
@@ -56,6 +81,14 @@ const since: number = versions[0].since;
 const prepared: PreparedNode = prepareNode(nodes[0], options);
 const also = new PreparedNode({ opType: 'Flatten' });
 const [flat]: Tensor[] = prepared.run([table, outputs[0]]);
+// A prepared node whose op type is known keeps the output type, as runNode does.
+const flattened: Float32Array = also.run([table])[0].data;
+const gatherer: PreparedNode<'Gather'> = prepareNode({ opType: 'Gather', attributes: { axis: 0 } });
+const picked: Uint8Array = gatherer.run([flags, Tensor.alloc('int64', [1])])[0].data;
+const sized: BigInt64Array = prepareNode({ op_type: 'Size' }).run([table])[0].data;
+const anyPrepared: PreparedNode[] = [gatherer, also, prepared];
+const quantized: Tensor[] = prepareNode({ opType: 'GatherBlockQuantized', domain: 'com.microsoft' }).run([flags, table]);
+const omitted: Tensor[] = prepareNode({ opType: 'Reshape' }).run([null, table]);
 prepared.dispose();
 also.dispose();
 
@@ -117,8 +150,20 @@ table.dims.push(1);
 const sure: ErrorCode = base.code;
 // @ts-expect-error the only cache is 'opfs'
 await InferenceSession.create('model.onnx', { cache: 'indexeddb' });
+// @ts-expect-error a float32 tensor's data is a Float32Array
+const notInts: Int32Array = new Tensor('float32', [1, 2], [2]).data;
+// @ts-expect-error a Gather of float32 data gives float32
+const notInt64: Tensor<'int64'> = runNode({ opType: 'Gather' }, [table, indices])[0];
+// @ts-expect-error Shape gives int64
+const notFloats: Float32Array = runNode({ opType: 'Shape' }, [table])[0].data;
+// @ts-expect-error a prepared Flatten of float32 data gives float32
+const notStrings: string[] = also.run([table])[0].data;
+// @ts-expect-error a bool tensor's data is bytes, not booleans
+const notBools: boolean[] = flags.data;
 
 export {
   built, facts, now, pooled, heapUsed, memory, type, data, facts2, copy, shapes, since, flat, metadata, names, graph, where, result,
-  errorClasses, codeOf, byCode, viaNamespace, sure, cached, deleted,
+  errorClasses, codeOf, byCode, viaNamespace, sure, cached, deleted, floats, words, bits, wide, later, typed, anyType, storage,
+  firstFloats, gatheredRows, reshapedFlags, joinedWords, dimsOf, likeData, notInts, notInt64, notFloats, notBools,
+  flattened, picked, sized, anyPrepared, quantized, omitted, notStrings,
 };
