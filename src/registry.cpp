@@ -155,6 +155,9 @@ Span<OpVersion> op_versions() {
       {"", "Concat", 4, 10, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},
       {"", "Concat", 11, 12, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 11)},
       {"", "Concat", 13, kMaxOpset, In<kWithBf16>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 13)},
+
+      {"", "GatherElements", 11, 12, In<kClassic>::gather, kAxis, parse_gather_elements, infer_gather_elements, run_gather_elements, kNone, SPEC(GatherElements, 11)},
+      {"", "GatherElements", 13, kMaxOpset, In<kWithBf16>::gather, kAxis, parse_gather_elements, infer_gather_elements, run_gather_elements, kNone, SPEC(GatherElements, 13)},
   };
   return table;
 }
