@@ -90,4 +90,10 @@ Status infer_gather_elements(const OpVersion&, const OpParams&, const std::vecto
 Status run_gather_elements(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
                            const std::vector<ValueInfo>&, std::vector<Tensor>*);
 
+// gather_nd.cpp: GatherND-11, -12 (batch_dims) and -13 (bfloat16); int64 indices.
+Status parse_gather_nd(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_gather_nd(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_gather_nd(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                     std::vector<Tensor>*);
+
 }  // namespace onnxwasm

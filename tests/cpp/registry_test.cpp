@@ -20,7 +20,7 @@ TEST_CASE("registry: version ranges of each op tile its domain's opsets without 
       if (op.rfind(std::string(d.domain) + "/", 0) == 0) domain = &d;
     REQUIRE(domain);
     // Ops ONNX defined after opset 1 start at their first version (onnx/defs/operator_sets.h).
-    const std::map<std::string, int> first = {{"/GatherElements", 11}};
+    const std::map<std::string, int> first = {{"/GatherElements", 11}, {"/GatherND", 11}};
     int next = first.count(op) ? first.at(op) : domain->min_opset;
     for (const OpVersion* v : versions) {
       INFO(v->label());
