@@ -169,16 +169,17 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
     } else {
       const void* src = data.is_string() ? static_cast<const void*>(data.buffer->strings()) : data.buffer->data();
       void* dst = result.is_string() ? static_cast<void*>(result.buffer->strings()) : result.buffer->data();
+      auto rows_of = [&](auto element) {
+        using T = decltype(element);
+        gather_rows_across(rows, row_len, idims, dstrides, rank, axis, norm, static_cast<const T*>(src), static_cast<T*>(dst));
+      };
       switch (data.is_string() ? 0 : width) {
-#define ONNXWASM_ROWS(T) \
-  gather_rows_across(rows, row_len, idims, dstrides, rank, axis, norm, static_cast<const T*>(src), static_cast<T*>(dst))
-        case 0: ONNXWASM_ROWS(std::string); break;
-        case 1: ONNXWASM_ROWS(uint8_t); break;
-        case 2: ONNXWASM_ROWS(uint16_t); break;
-        case 4: ONNXWASM_ROWS(uint32_t); break;
-        case 8: ONNXWASM_ROWS(uint64_t); break;
-        default: ONNXWASM_ROWS(Bytes16); break;
-#undef ONNXWASM_ROWS
+        case 0: rows_of(std::string()); break;
+        case 1: rows_of(uint8_t{}); break;
+        case 2: rows_of(uint16_t{}); break;
+        case 4: rows_of(uint32_t{}); break;
+        case 8: rows_of(uint64_t{}); break;
+        default: rows_of(Bytes16{}); break;
       }
     }
   }
