@@ -51,7 +51,7 @@ void gather_rows_across(size_t rows, size_t row_len, const int64_t* idims, const
       if (d != axis) base += static_cast<size_t>(coord[d] * dstrides[d]);
     const uint32_t* ri = idx + r * row_len;
     T* out = dst + r * row_len;
-    for (size_t j = 0; j < row_len; ++j) out[j] = src[base + size_t{ri[j]} * axis_stride + j * step];
+    for (size_t j = 0; j < row_len; ++j) out[j] = src[base + static_cast<size_t>(ri[j]) * axis_stride + j * step];
     for (size_t d = rank - 1; d-- > 0;) {
       if (++coord[d] < idims[d]) break;
       coord[d] = 0;
