@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../kernels/gather.h"
 #include "ops.h"
@@ -43,7 +44,7 @@ struct Bytes16 {
 template <typename T>
 void gather_rows_across(size_t rows, size_t row_len, const int64_t* idims, const int64_t* dstrides, size_t rank,
                         size_t axis, const uint32_t* idx, const T* src, T* dst) {
-  int64_t coord[16] = {};  // rank <= 16 is checked by the caller
+  std::vector<int64_t> coord(rank, 0);
   const size_t axis_stride = static_cast<size_t>(dstrides[axis]), step = axis + 1 == rank ? 0 : 1;
   for (size_t r = 0; r < rows; ++r) {
     size_t base = 0;
@@ -114,9 +115,6 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
   size_t axis = 0;
   ONNXWASM_RETURN_IF_ERROR(elements_axis(v, p, data.dims.size(), &axis));
   const size_t rank = data.dims.size();
-  if (rank > 16)
-    return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": data has rank " + std::to_string(rank) +
-                                             "; this kernel gathers from ranks up to 16");
   // Whole-byte elements only (no version allows a narrower type; refused should one reach here).
   if (!data.is_string() && element_bits(data.type) % 8 != 0)
     return ONNXWASM_ERROR(StatusCode::Type, v.label() + ": this kernel gathers whole-byte elements; tensor(" +
@@ -141,7 +139,7 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
   if (copies) {
     // Every index dim is >= 1 and within the data's off the axis, and the axis holds an index:
     // data is not empty, so its strides fit.
-    int64_t dstrides[16];
+    std::vector<int64_t> dstrides(rank);
     int64_t s = 1;
     for (size_t d = rank; d-- > 0;) {
       dstrides[d] = s;
@@ -154,7 +152,7 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
     if (axis == rank - 1 && !data.is_string()) {
       // The inner axis: each row is an element gather from one data row, the Gather kernel's.
       const ElementGatherFn gather = gather_kernels_best().for_width(width);
-      int64_t coord[16] = {};
+      std::vector<int64_t> coord(rank, 0);
       const uint8_t* src = data.buffer->data();
       uint8_t* dst = result.buffer->data();
       for (size_t r = 0; r < rows; ++r) {
@@ -171,7 +169,7 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
       void* dst = result.is_string() ? static_cast<void*>(result.buffer->strings()) : result.buffer->data();
       auto rows_of = [&](auto element) {
         using T = decltype(element);
-        gather_rows_across(rows, row_len, idims, dstrides, rank, axis, norm, static_cast<const T*>(src), static_cast<T*>(dst));
+        gather_rows_across(rows, row_len, idims, dstrides.data(), rank, axis, norm, static_cast<const T*>(src), static_cast<T*>(dst));
       };
       switch (data.is_string() ? 0 : width) {
         case 0: rows_of(std::string()); break;

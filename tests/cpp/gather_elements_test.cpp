@@ -1,6 +1,6 @@
 // GatherElements (versions 11 and 13, the only ones ONNX defines through opset 28): outputs
 // against an oracle written here from the operator page (out[i] = data[i with its axis coordinate
-// replaced by indices[i]]), for every type each version allows, every axis of ranks 1 to 4, negative
+// replaced by indices[i]]), for every type each version allows, every axis of ranks 1 to 4 (and two of rank 20), negative
 // indices, indices smaller than data off the axis and larger along it, empty tensors and rows long
 // enough for the SIMD kernels' tiles; inference with symbols and values; and every refusal with its
 // code and message.
@@ -117,6 +117,9 @@ TEST_CASE("GatherElements: every axis of ranks 1 to 4 against the oracle, every 
       {{2, 3, 4, 5}, {2, 2, 7, 3}, 2}, {{2, 3, 4, 5}, {1, 3, 4, 2}, 3}, {{2, 3, 4, 5}, {3, 1, 2, 5}, -4},
       // Rows long enough for the kernels' tiles (inner axis) and the loop (outer axis).
       {{3, 70}, {3, 133}, 1},     {{70, 3}, {133, 3}, 0},     {{2, 2, 300}, {2, 1, 257}, -1},
+      // Rank 20 (no limit on the rank).
+      {{2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4}, {2, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 2, 5}, 19},
+      {{2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4}, {2, 1, 1, 1, 1, 1, 1, 1, 1, 5, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3}, 9},
   };
   int runs = 0;
   for (int since : {11, 13}) {
@@ -138,7 +141,7 @@ TEST_CASE("GatherElements: every axis of ranks 1 to 4 against the oracle, every 
       }
     }
   }
-  CHECK(runs == (15 + 16) * 2 * 18);
+  CHECK(runs == (15 + 16) * 2 * 20);
 }
 
 TEST_CASE("GatherElements: the operator page's examples, and the default axis 0") {
