@@ -116,9 +116,9 @@ Status run_gather_nd(const OpVersion& v, const OpParams& p, const std::vector<co
   std::vector<int64_t> out_dims;
   out_dims.reserve(inferred[0].dims.size());
   for (const Dim& d : inferred[0].dims) out_dims.push_back(d.value);
-  Tensor result;
-  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, out_dims, &result, /*zeroed=*/false));
-  const bool copies = result.element_count() > 0;
+  int64_t out_count = 0, out_bytes = 0;
+  ONNXWASM_RETURN_IF_ERROR(check_dims(data.type, out_dims, &out_count, &out_bytes));
+  const bool copies = out_count > 0;
 
   // Each tuple becomes the number of its slice among the data's slices of one batch (rows of
   // data.shape[b + m:]), checked before any write. Slices are numbered in uint32 (enough for
@@ -163,6 +163,8 @@ Status run_gather_nd(const OpVersion& v, const OpParams& p, const std::vector<co
     }
   }
 
+  Tensor result;
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, std::move(out_dims), &result, /*zeroed=*/false));
   if (copies) {
     // Nothing is empty here (every tuple named a slice), so these products divide data's count.
     size_t batches = 1, slice = 1;
