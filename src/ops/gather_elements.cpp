@@ -42,9 +42,8 @@ struct Bytes16 {
 // Rows of the indices' last dim: element j of a row comes from data[base + idx[j] * axis_stride + j]
 // (j: the row's own position along the last axis), or data[base + idx[j]] when the axis is the last.
 template <typename T>
-void gather_rows_across(size_t rows, size_t row_len, const int64_t* idims, const int64_t* dstrides, size_t rank,
-                        size_t axis, const uint32_t* idx, const T* src, T* dst) {
-  std::vector<int64_t> coord(rank, 0);
+void gather_rows_across(size_t rows, size_t row_len, const int64_t* idims, const int64_t* dstrides, int64_t* coord,
+                        size_t rank, size_t axis, const uint32_t* idx, const T* src, T* dst) {
   const size_t axis_stride = static_cast<size_t>(dstrides[axis]), step = axis + 1 == rank ? 0 : 1;
   for (size_t r = 0; r < rows; ++r) {
     size_t base = 0;
@@ -137,9 +136,12 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, indices.dims, &result, /*zeroed=*/false));
   if (copies) {
-    // Every index dim is >= 1 and within the data's off the axis, and the axis holds an index:
-    // data is not empty, so its strides fit.
-    std::vector<int64_t> dstrides(rank);
+    // data's strides, then the coordinates of the current row of indices (from zeros). Every
+    // index dim is >= 1 and within the data's off the axis, and the axis holds an index: data is
+    // not empty, so its strides fit.
+    std::vector<int64_t> scratch(2 * rank, 0);
+    int64_t* dstrides = scratch.data();
+    int64_t* coord = dstrides + rank;
     int64_t s = 1;
     for (size_t d = rank; d-- > 0;) {
       dstrides[d] = s;
@@ -152,7 +154,6 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
     if (axis == rank - 1 && !data.is_string()) {
       // The inner axis: each row is an element gather from one data row, the Gather kernel's.
       const ElementGatherFn gather = gather_kernels_best().for_width(width);
-      std::vector<int64_t> coord(rank, 0);
       const uint8_t* src = data.buffer->data();
       uint8_t* dst = result.buffer->data();
       for (size_t r = 0; r < rows; ++r) {
@@ -169,7 +170,7 @@ Status run_gather_elements(const OpVersion& v, const OpParams& p, const std::vec
       void* dst = result.is_string() ? static_cast<void*>(result.buffer->strings()) : result.buffer->data();
       auto rows_of = [&](auto element) {
         using T = decltype(element);
-        gather_rows_across(rows, row_len, idims, dstrides.data(), rank, axis, norm, static_cast<const T*>(src), static_cast<T*>(dst));
+        gather_rows_across(rows, row_len, idims, dstrides, coord, rank, axis, norm, static_cast<const T*>(src), static_cast<T*>(dst));
       };
       switch (data.is_string() ? 0 : width) {
         case 0: rows_of(std::string()); break;
