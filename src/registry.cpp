@@ -34,6 +34,8 @@ struct In {
   // Identity's input is T until 13, V (tensors, sequences, optionals: the tensors only here) from 14.
   static constexpr InputSpec input_v[] = {{"input", "V", T}};
   static constexpr InputSpec gather[] = {{"data", "T", T}, {"indices", "Tind", kIndexTypes}};
+  // GatherND: indices are int64 in every version.
+  static constexpr InputSpec gather_nd[] = {{"data", "T", T}, {"indices", "tensor(int64)", kInt64}};
   static constexpr InputSpec reshape[] = {{"data", "T", T}, {"shape", "tensor(int64)", kInt64, true}};
   // Unsqueeze-13 and later: axes (required); Squeeze-13 and later: axes (optional); inference reads them.
   static constexpr InputSpec unsqueeze[] = {{"data", "T", T}, {"axes", "tensor(int64)", kInt64, true}};
@@ -49,6 +51,7 @@ constexpr AttrSpec kShapeSlice[] = {{"start", AttrKind::Int, false}, {"end", Att
 constexpr AttrSpec kAxesRequired[] = {{"axes", AttrKind::Ints, true}};
 constexpr AttrSpec kAxesOptional[] = {{"axes", AttrKind::Ints, false}};
 constexpr AttrSpec kConcatAxis[] = {{"axis", AttrKind::Int, true}};
+constexpr AttrSpec kBatchDims[] = {{"batch_dims", AttrKind::Int, false}};
 
 // com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
 // type) and optional zero points (T1).
@@ -158,6 +161,13 @@ Span<OpVersion> op_versions() {
       {"", "Concat", 4, 10, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},
       {"", "Concat", 11, 12, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 11)},
       {"", "Concat", 13, kMaxOpset, In<kWithBf16>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 13)},
+
+      {"", "GatherElements", 11, 12, In<kClassic>::gather, kAxis, parse_gather_elements, infer_gather_elements, run_gather_elements, kNone, SPEC(GatherElements, 11)},
+      {"", "GatherElements", 13, kMaxOpset, In<kWithBf16>::gather, kAxis, parse_gather_elements, infer_gather_elements, run_gather_elements, kNone, SPEC(GatherElements, 13)},
+
+      {"", "GatherND", 11, 11, In<kClassic>::gather_nd, {}, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 11)},
+      {"", "GatherND", 12, 12, In<kClassic>::gather_nd, kBatchDims, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 12)},
+      {"", "GatherND", 13, kMaxOpset, In<kWithBf16>::gather_nd, kBatchDims, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 13)},
   };
   return table;
 }

@@ -72,8 +72,12 @@ Status check_gather_indices(const OpVersion& v, const Tensor& indices, size_t ax
   const int64_t value = indices.type == ElementType::Int32
                             ? reinterpret_cast<const int32_t*>(indices.buffer->data())[bad]
                             : reinterpret_cast<const int64_t*>(indices.buffer->data())[bad];
-  return ONNXWASM_ERROR(StatusCode::Index, v.label() + ": index " + std::to_string(value) + " at position " +
-                                       std::to_string(bad) + " is outside [" + std::to_string(-axis_dim) + ", " +
+  return index_range_error(v, value, bad, axis, axis_dim);
+}
+
+Status index_range_error(const OpVersion& v, int64_t value, size_t position, size_t axis, int64_t axis_dim) {
+  return Status(StatusCode::Index, v.label() + ": index " + std::to_string(value) + " at position " +
+                                       std::to_string(position) + " is outside [" + std::to_string(-axis_dim) + ", " +
                                        std::to_string(axis_dim - 1) + "] for axis " + std::to_string(axis) +
                                        " of size " + std::to_string(axis_dim));
 }

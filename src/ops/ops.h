@@ -22,6 +22,9 @@ Status run_gather(const OpVersion&, const OpParams&, const std::vector<const Ten
 // Checks every index against [-axis_dim, axis_dim - 1] (an IndexOutOfRangeError naming the first
 // one outside), and writes them normalized to [0, axis_dim) into `norm` unless it is null.
 Status check_gather_indices(const OpVersion& v, const Tensor& indices, size_t axis, int64_t axis_dim, uint32_t* norm);
+// That error: index `value` at `position` (in the indices tensor) outside [-axis_dim, axis_dim - 1]
+// for data's axis `axis` (Gather, GatherElements and GatherND report bad indices alike).
+ONNXWASM_COLD Status index_range_error(const OpVersion& v, int64_t value, size_t position, size_t axis, int64_t axis_dim);
 // Gather's PlanRowsFn (registry.h): axis 0 only.
 Status plan_gather_rows(const OpVersion& v, const OpParams& p, const std::vector<int64_t>& data_dims,
                         const Tensor& indices, Tensor* remapped, Tensor* rows);
@@ -85,5 +88,17 @@ Status parse_concat(const OpVersion&, const Attributes&, std::unique_ptr<OpParam
 Status infer_concat(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
 Status run_concat(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                   std::vector<Tensor>*);
+
+// gather_elements.cpp: GatherElements-11 and -13 (types differ only); torch.gather's export.
+Status parse_gather_elements(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_gather_elements(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_gather_elements(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
+                           const std::vector<ValueInfo>&, std::vector<Tensor>*);
+
+// gather_nd.cpp: GatherND-11, -12 (batch_dims) and -13 (bfloat16); int64 indices.
+Status parse_gather_nd(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_gather_nd(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_gather_nd(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                     std::vector<Tensor>*);
 
 }  // namespace onnxwasm

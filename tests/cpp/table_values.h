@@ -1,16 +1,18 @@
 // The values of the Catch2 tables: shapes in their notation, "[2, batch, ?]" (numbers are known
 // dims, "?" unknown, other words symbols; "*" an unknown rank), parsed into a ValueInfo and printed
-// back (the tests' own notation, apart from ValueInfo::shape_string, which they check); and INT
-// and INTS attributes.
+// back (the tests' own notation, apart from ValueInfo::shape_string, which they check); INT and
+// INTS attributes; and tensors of patterned contents, compared element by element.
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "src/attributes.h"
 #include "src/shape.h"
+#include "src/tensor.h"
 
 namespace onnxwasm_test {
 
@@ -74,6 +76,35 @@ inline onnxwasm::Attribute Ints(const std::string& name, std::vector<int64_t> va
   a.kind = onnxwasm::AttrKind::Ints;
   a.ints = std::move(values);
   return a;
+}
+
+// A tensor whose every byte (every string) differs with its position and `seed`.
+inline onnxwasm::Tensor patterned_tensor(onnxwasm::ElementType type, std::vector<int64_t> dims, uint32_t seed) {
+  onnxwasm::Tensor t;
+  REQUIRE(onnxwasm::make_tensor(type, std::move(dims), &t).is_ok());
+  uint32_t x = seed * 2654435761u + 1;
+  if (t.is_string()) {
+    for (int64_t i = 0; i < t.element_count(); ++i) t.buffer->strings()[i] = "s" + std::to_string(seed) + "." + std::to_string(i);
+  } else {
+    for (int64_t i = 0; i < t.buffer->bytes(); ++i) {
+      x = x * 1103515245u + 12345u;
+      t.buffer->data()[i] = static_cast<uint8_t>(x >> 16);
+    }
+  }
+  return t;
+}
+
+// The same type, dims and elements (bytes, or strings).
+inline bool same_tensor(const onnxwasm::Tensor& a, const onnxwasm::Tensor& b) {
+  if (a.type != b.type || a.dims != b.dims) return false;
+  const int64_t n = a.element_count();
+  if (a.is_string()) {
+    for (int64_t i = 0; i < n; ++i)
+      if (a.buffer->strings()[i] != b.buffer->strings()[i]) return false;
+    return true;
+  }
+  const size_t bytes = static_cast<size_t>(n * onnxwasm::element_bits(a.type) / 8);
+  return bytes == 0 || std::memcmp(a.buffer->data(), b.buffer->data(), bytes) == 0;
 }
 
 }  // namespace onnxwasm_test
