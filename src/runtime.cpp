@@ -61,7 +61,10 @@ bool same_values(const Tensor& t, const ValueInfo& info) {
     for (int64_t k = 0; k < n; ++k) {
       float_value_at(t, k, &d);
       // Compared as bits: -0.0 and 0.0 may give other outputs, and a NaN equals itself here.
-      if (std::memcmp(&d, &(*info.float_values)[static_cast<size_t>(k)], sizeof d) != 0) return false;
+      uint64_t now = 0, then = 0;
+      std::memcpy(&now, &d, sizeof d);
+      std::memcpy(&then, &(*info.float_values)[static_cast<size_t>(k)], sizeof d);
+      if (now != then) return false;
     }
     return true;
   }

@@ -109,7 +109,7 @@ Status check_lists(const OpVersion& v, StatusCode code, const SliceLists& l, int
       return axis_range_error(v, code, l.axes ? "axis" : "axis (the default of starts' position)", a, rank, negative_ok,
                               "data");
     const size_t k = static_cast<size_t>(a < 0 ? a + rank : a);
-    if (seen[k])
+    if (seen[k] && l.axes)  // (the default axes 0, 1, ... never repeat)
       return ONNXWASM_ERROR(code, v.label() + ": axes " + list_string(*l.axes) + " name axis " + std::to_string(k) +
                                       " more than once; each axis may appear once");
     seen[k] = true;
