@@ -300,13 +300,17 @@ export function inferShapes(node, inputs, options = {}) {
 }
 
 // inferShapes, with values beyond 2^53 as decimal strings (a session's inference passes them on).
+// `unsafeDims` 'unknown' (a session's create) makes a dim beyond 2^53 unknown instead of refusing
+// it: the run that would make such a tensor refuses it (tensorFromHandle), as when the values it
+// came from were not known.
 /**
  * @param {NodeInput} node
  * @param {readonly (import('./index.js').ValueInfo | import('./model/infer-graph.mjs').Known | Tensor | null | undefined)[]} inputs
  * @param {NodeOptions} [options]
+ * @param {'refuse' | 'unknown'} [unsafeDims]
  * @returns {(Omit<import('./index.js').InferredShape, 'value'> & { value?: (number | string)[] })[]}
  */
-export function inferKnown(node, inputs, options = {}) {
+export function inferKnown(node, inputs, options = {}, unsafeDims = 'refuse') {
   const m = getModule();
   const { domain, opType, attrs } = normalizeNode(node);
   const opset = opsetOf(domain, opType, options);
@@ -314,6 +318,7 @@ export function inferKnown(node, inputs, options = {}) {
   const infos = Array.from(inputs, valueInfoOf);
   return check(m.inferNode(domain, opType, opset, attrs, infos)).map((o) => {
     // As for run outputs (tensorFromHandle): no dims that JS numbers cannot hold exactly.
+    if (unsafeDims === 'unknown' && o.dims) o.dims = o.dims.map((d) => (typeof d === 'number' && !Number.isSafeInteger(d) ? null : d));
     const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
     // (o.dims[i]: a number, found above; o.type: an id the module gives)
     if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(/** @type {number[]} */ (o.dims)[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);

@@ -86,7 +86,7 @@ export function inferGraph(graph, order, { info, tensors, constants, opsets, own
     const opset = { domain, version: opsets.get(domain) };
     let outs, prepared;
     try {
-      outs = inferKnown(n, inputs, { opset });
+      outs = inferKnown(n, inputs, { opset }, 'unknown');
       if (n.output.length !== 1) throw modelError(`${label} must have 1 output, has ${n.output.length}`);
       prepared = new PreparedNode(n, { opset });
     } catch (e) {
