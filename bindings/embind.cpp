@@ -30,7 +30,9 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -167,6 +169,33 @@ class Reader {
     for (const double d : numbers(v)) out.push_back(integer(d));
     return out;
   }
+  // int64 values: numbers (exact integers) or, beyond 2^53, decimal strings ("9223372036854775807").
+  std::vector<int64_t> int64s(const val& v) {
+    const uint32_t n = length(v);
+    std::vector<int64_t> out;
+    for (uint32_t i = 0; i < n && ok_; ++i) {
+      const val x = v[i];
+      if (!x.isString()) {
+        out.push_back(integer(number(x)));
+        continue;
+      }
+      int64_t parsed = 0;
+      if (!decimal(x.as<std::string>(), &parsed)) return bad(std::vector<int64_t>());
+      out.push_back(parsed);
+    }
+    return out;
+  }
+  // Whether `s` is a decimal integer ("-12"), into *out; one outside int64 is malformed (then
+  // true, with the reader marked bad).
+  bool decimal(const std::string& s, int64_t* out) {
+    bool digits = !s.empty() && s != "-";
+    for (size_t k = !s.empty() && s[0] == '-' ? 1 : 0; k < s.size(); ++k) digits = digits && s[k] >= '0' && s[k] <= '9';
+    if (!digits) return false;
+    errno = 0;
+    *out = std::strtoll(s.c_str(), nullptr, 10);
+    if (errno == ERANGE) ok_ = false;
+    return true;
+  }
 
  private:
   template <typename T>
@@ -179,6 +208,38 @@ class Reader {
 
 // A node as the wrapper sends it: op type, opset, and attributes [{ name, kind, value }] with kind
 // one of ONNX's names (attr_kind_name: 'INT', 'INTS', ...) and INT values exact below 2^53.
+// A TENSOR attribute's value, { type: ONNX id, dims, bytes: the storage's bytes } or, for
+// strings, { type, dims, strings } (js/node.mjs, tensorValue), into *out.
+void read_tensor_value(Reader& r, const val& value, ow::Tensor* out) {
+  if (value.isNull() || value.typeOf().as<std::string>() != "object") {
+    r.integer(NAN);
+    return;
+  }
+  const int64_t id = r.integer(r.number(value["type"]));
+  const std::vector<int64_t> dims = r.integers(value["dims"]);
+  if (!r.ok() || !ow::element_type_info(static_cast<int32_t>(id)) ||
+      !ow::make_tensor(static_cast<ow::ElementType>(id), dims, out).is_ok()) {
+    r.integer(NAN);
+    return;
+  }
+  if (out->is_string()) {
+    const val strings = value["strings"];
+    if (r.length(strings) != static_cast<uint64_t>(out->element_count())) r.integer(NAN);
+    for (int64_t i = 0; i < out->element_count() && r.ok(); ++i) out->buffer->strings()[i] = r.string(strings[static_cast<uint32_t>(i)]);
+    return;
+  }
+  const std::vector<double> bytes = r.numbers(value["bytes"]);
+  if (!r.ok() || bytes.size() != static_cast<size_t>(out->buffer->bytes())) {
+    r.integer(NAN);
+    return;
+  }
+  for (size_t i = 0; i < bytes.size() && r.ok(); ++i) {
+    const int64_t b = r.integer(bytes[i]);
+    if (b < 0 || b > 255) r.integer(NAN);
+    out->buffer->data()[i] = static_cast<uint8_t>(b);
+  }
+}
+
 ow::Attributes read_attributes(Reader& r, const val& list) {
   ow::Attributes attrs;
   const uint32_t count = r.length(list);
@@ -190,7 +251,7 @@ ow::Attributes read_attributes(Reader& r, const val& list) {
     const val value = a["value"];
     bool known = false;
     for (const ow::AttrKind k : {ow::AttrKind::Int, ow::AttrKind::Ints, ow::AttrKind::Float, ow::AttrKind::Floats,
-                                 ow::AttrKind::String, ow::AttrKind::Strings}) {
+                                 ow::AttrKind::String, ow::AttrKind::Strings, ow::AttrKind::Tensor}) {
       if (kind != ow::attr_kind_name(k)) continue;
       known = true;
       attr.kind = k;
@@ -203,7 +264,9 @@ ow::Attributes read_attributes(Reader& r, const val& list) {
         case ow::AttrKind::Strings: {
           const uint32_t n = r.length(value);
           for (uint32_t j = 0; j < n && r.ok(); ++j) attr.strings.push_back(r.string(value[j]));
+          break;
         }
+        case ow::AttrKind::Tensor: read_tensor_value(r, value, &attr.tensor); break;
       }
     }
     if (!known) r.integer(NAN);   // (marks the call malformed)
@@ -426,10 +489,11 @@ val dim_val(const ow::Dim& d) {
 }
 
 // Output types and shapes of one node. Inputs: [{ type: ONNX id (0 for an omitted input), dims:
-// (number | string | null)[] | null, value?: (number | string | null)[] }]. Returns [{ type, dims }]
-// (dims null for an unknown rank; `value` too, the values of a small int64 output that inference
-// knows, such as Shape's: numbers, or for values computed from symbolic dims entries a number, a
-// symbol or null), or the failure.
+// (number | string | null)[] | null, value?: (number | string | null)[] }]: value entries are
+// numbers, a decimal string for an int64 beyond 2^53, or for values computed from symbolic dims a
+// symbol or null. Returns [{ type, dims }] (dims null for an unknown rank; `value` too, the values
+// of a small int64 output that inference knows, such as Shape's, written the same way), or the
+// failure.
 val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
   Reader r;
   const std::string domain = r.string(domain_name), op = r.string(op_name);
@@ -461,14 +525,16 @@ val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
       std::vector<ow::Dim> entries;
       for (uint32_t k = 0; k < n && r.ok(); ++k) {
         const val e = value[k];
-        if (e.isNumber())
-          entries.push_back(ow::Dim::known(r.integer(e.as<double>())));
-        else if (e.isString())
-          entries.push_back(ow::Dim::named(e.as<std::string>()));
-        else if (e.isNull())
+        if (e.isString()) {
+          const std::string text = e.as<std::string>();
+          int64_t big = 0;
+          if (r.decimal(text, &big)) entries.push_back(ow::Dim::known(big));
+          else entries.push_back(ow::Dim::named(text));
+        } else if (e.isNull()) {
           entries.push_back(ow::Dim::unknown());
-        else
-          r.integer(NAN);
+        } else {
+          entries.push_back(ow::Dim::known(r.integer(r.number(e))));
+        }
       }
       info.set_values(std::move(entries));
     }
@@ -491,7 +557,12 @@ val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
     }
     if (out[i].int_values) {
       val values = val::array();
-      for (size_t k = 0; k < out[i].int_values->size(); ++k) values.set(k, static_cast<double>((*out[i].int_values)[k]));
+      // (beyond 2^53 as a decimal string: a double would round it)
+      for (size_t k = 0; k < out[i].int_values->size(); ++k) {
+        const int64_t x = (*out[i].int_values)[k];
+        if (x >= -9007199254740991 && x <= 9007199254740991) values.set(k, static_cast<double>(x));
+        else values.set(k, std::to_string(x));
+      }
       o.set("value", values);
     } else if (out[i].dim_values) {
       val values = val::array();

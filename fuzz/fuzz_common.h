@@ -87,10 +87,11 @@ inline double interesting_double(FuzzedDataProvider& in) {
 
 // One attribute of any kind: usually a name these ops know, with any values.
 inline Attribute attribute(FuzzedDataProvider& in, int64_t likely_axis_bound) {
-  static const char* const kNames[] = {"axis", "axis", "allowzero", "shape", "consumed_inputs", "axes", ""};
+  static const char* const kNames[] = {"axis",   "axis", "allowzero", "shape",      "consumed_inputs", "axes",
+                                       "starts", "ends", "value",     "stash_type", ""};
   Attribute a;
   a.name = fuzz::one_in(in, 10) ? in.ConsumeRandomLengthString(8) : in.PickValueInArray(kNames);
-  a.kind = static_cast<AttrKind>(in.ConsumeIntegralInRange<int>(0, 5));
+  a.kind = static_cast<AttrKind>(in.ConsumeIntegralInRange<int>(0, 6));
   if (!fuzz::one_in(in, 4)) a.kind = a.name == "shape" || a.name == "consumed_inputs" ? AttrKind::Ints : AttrKind::Int;
   switch (a.kind) {
     case AttrKind::Int:
@@ -121,6 +122,16 @@ inline Attribute attribute(FuzzedDataProvider& in, int64_t likely_axis_bound) {
     case AttrKind::Strings: {
       const int n = in.ConsumeIntegralInRange<int>(0, 3);
       for (int i = 0; i < n; ++i) a.strings.push_back(in.ConsumeRandomLengthString(8));
+      break;
+    }
+    case AttrKind::Tensor: {
+      // Mostly one element (ConstantOfShape's value), of any valid type; its bytes random.
+      std::vector<int64_t> dims;
+      const int rank = in.ConsumeIntegralInRange<int>(0, 2);
+      for (int i = 0; i < rank; ++i) dims.push_back(in.ConsumeIntegralInRange<int64_t>(0, 2));
+      if (make_tensor(static_cast<ElementType>(in.ConsumeIntegralInRange<int>(1, 26)), dims, &a.tensor).is_ok() &&
+          !a.tensor.is_string())
+        for (int64_t i = 0; i < a.tensor.buffer->bytes(); ++i) a.tensor.buffer->data()[i] = in.ConsumeIntegral<uint8_t>();
       break;
     }
   }

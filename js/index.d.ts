@@ -147,13 +147,14 @@ export declare class Tensor<T extends TensorType = TensorType> {
 }
 
 /** An attribute value: numbers and bigints are INT (FLOAT if not an integer), arrays INTS, FLOATS or STRINGS. */
-export type AttributeValue = number | bigint | string | readonly number[] | readonly bigint[] | readonly string[];
+/** A Tensor is a TENSOR attribute (ConstantOfShape's `value`). */
+export type AttributeValue = number | bigint | string | readonly number[] | readonly bigint[] | readonly string[] | Tensor;
 
 /** An attribute in the shape of ONNX's AttributeProto (as decoders such as onnx-buf or protobufjs give it). */
 export interface AttributeProtoLike {
   name: string;
-  /** AttributeProto.AttributeType: 1 FLOAT, 2 INT, 3 STRING, 6 FLOATS, 7 INTS, 8 STRINGS, or its name. */
-  type: number | 'FLOAT' | 'INT' | 'STRING' | 'FLOATS' | 'INTS' | 'STRINGS';
+  /** AttributeProto.AttributeType: 1 FLOAT, 2 INT, 3 STRING, 4 TENSOR, 6 FLOATS, 7 INTS, 8 STRINGS, or its name. */
+  type: number | 'FLOAT' | 'INT' | 'STRING' | 'TENSOR' | 'FLOATS' | 'INTS' | 'STRINGS';
   /** INT value (a decimal string as in proto3 JSON). */
   i?: number | bigint | string;
   ints?: ArrayLike<number | bigint | string>;
@@ -162,6 +163,8 @@ export interface AttributeProtoLike {
   /** STRING value, as text or UTF-8 bytes. */
   s?: string | Uint8Array;
   strings?: ArrayLike<string | Uint8Array>;
+  /** TENSOR value. */
+  t?: Tensor;
 }
 
 /**
@@ -254,7 +257,7 @@ export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo 
 export interface OpVersion {
   /** '' for the default ONNX domain, else the domain ('com.microsoft'). */
   domain: string;
-  op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'GatherElements' | 'GatherND' | 'GatherBlockQuantized';
+  op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'Slice' | 'Range' | 'ConstantOfShape' | 'GatherElements' | 'GatherND' | 'GatherBlockQuantized';
   /** The opset (of its domain) in which this version appeared. */
   since: number;
   /** The last opset it covers. */
@@ -266,7 +269,7 @@ export interface OpVersion {
    * be omitted; `variadic`: the last input, given one or more times.
    */
   inputs: { name: string; constraint: string; types: TensorType[]; optional: boolean; variadic: boolean }[];
-  attributes: { name: string; kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS'; required: boolean }[];
+  attributes: { name: string; kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS' | 'TENSOR'; required: boolean }[];
   /**
    * What the package relies on: `view`, the output shares input 0's memory (no copy);
    * `rowsInput` (-1 for none), the input a session may keep outside memory (in its file, a Blob or

@@ -10,6 +10,7 @@ import { registryFacts } from './registry.mjs';
 import { getModule, opsetRange } from './runtime.mjs';
 import { Tensor, tensorFromHandle } from './tensor.mjs';
 import { tensorsFromLikes } from './tensor-likes.mjs';
+import { tensorDataFromProto } from './model/tensor-proto.mjs';
 import { typeById, typeByName } from './types.mjs';
 
 /** @typedef {import('./wasm-module.mjs').WasmAttribute} WasmAttribute */
@@ -47,7 +48,7 @@ import { typeById, typeByName } from './types.mjs';
 
 // AttributeProto.AttributeType numbers, for NodeProto-shaped nodes.
 /** @type {Readonly<Record<number, WasmAttribute['kind'] | undefined>>} */
-export const ATTR_TYPE_NAMES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
+export const ATTR_TYPE_NAMES = { 1: 'FLOAT', 2: 'INT', 3: 'STRING', 4: 'TENSOR', 6: 'FLOATS', 7: 'INTS', 8: 'STRINGS' };
 const utf8 = new TextDecoder();
 
 /**
@@ -69,6 +70,21 @@ const protoInt = (v, what) => toInt(v === undefined || v === null ? 0 : typeof v
 /** @type {(v: string | Uint8Array) => string} */
 const toStr = (v) => (typeof v === 'string' ? v : utf8.decode(v));
 
+// A TENSOR attribute's value as the binding reads it: the ONNX type id, the dims and the storage's
+// little-endian bytes (strings as strings). Only small tensors are attributes of the ops here
+// (ConstantOfShape's one-element value), so the copy into a plain array costs nothing.
+/**
+ * @param {ElementType} type
+ * @param {import('./index.js').TensorData} data
+ * @param {readonly number[]} dims
+ * @returns {import('./wasm-module.mjs').WasmTensorValue}
+ */
+function tensorValue(type, data, dims) {
+  if (type.name === 'string') return { type: type.id, dims: Array.from(dims), strings: Array.from(/** @type {string[]} */ (data)) };
+  const view = /** @type {ArrayBufferView} */ (data);
+  return { type: type.id, dims: Array.from(dims), bytes: Array.from(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)) };
+}
+
 /**
  * @param {string} name
  * @param {unknown} value (the caller's: checked here)
@@ -76,6 +92,7 @@ const toStr = (v) => (typeof v === 'string' ? v : utf8.decode(v));
  */
 function attributeFromValue(name, value) {
   const what = `attribute '${name}'`;
+  if (value instanceof Tensor) return { name, kind: 'TENSOR', value: tensorValue(typeByName(value.type), value.data, value.dims) };
   if (typeof value === 'bigint') return { name, kind: 'INT', value: toInt(value, what) };
   if (typeof value === 'number') return Number.isInteger(value) ? { name, kind: 'INT', value } : { name, kind: 'FLOAT', value };
   if (typeof value === 'string') return { name, kind: 'STRING', value };
@@ -121,6 +138,14 @@ export function attributeFromProto(a, exact = true) {
     case 'FLOATS': return { name: a.name, kind, value: Array.from(a.floats ?? []) };
     case 'STRING': return { name: a.name, kind, value: toStr(a.s ?? '') };
     case 'STRINGS': return { name: a.name, kind, value: Array.from(a.strings ?? [], toStr) };
+    case 'TENSOR': {
+      // A Tensor of this package, or a TensorProto as the model loader decodes it.
+      const t = /** @type {{ t?: unknown }} */ (a).t;
+      if (t instanceof Tensor) return { name: a.name, kind, value: tensorValue(typeByName(t.type), t.data, t.dims) };
+      if (!t || typeof t !== 'object') throw invalidArgument(`${what} is a TENSOR but holds no tensor (t)`);
+      const { type, data, dims } = tensorDataFromProto(/** @type {import('./model/onnx-proto.mjs').TensorProto} */ (t));
+      return { name: a.name, kind, value: tensorValue(type, data, dims) };
+    }
     default: throw invalidArgument(`${what} has type ${String(a.type)}, which no op onnx-wasm runs takes`);
   }
 }
@@ -224,7 +249,7 @@ export function runNode(node, inputs, options = {}) {
 function valueInfoOf(x, i) {
   if (x === null || x === undefined) return { type: 0, dims: null };
   if (x instanceof Tensor) {
-    const value = x.type === 'int64' && x.size <= 64 ? Array.from(x.data, Number) : undefined;
+    const value = x.type === 'int64' && x.size <= 64 ? int64Values(x) : undefined;
     return { type: typeByName(x.type).id, dims: Array.from(x.dims), value };
   }
   if (!x || typeof x !== 'object') throw invalidArgument(`inputs[${i}] must be { type, dims } or a Tensor`);
@@ -240,10 +265,24 @@ function valueInfoOf(x, i) {
       return n;
     });
   }
-  // (value entries: numbers, or, for a value computed from symbolic dims, a symbol or null)
+  // (value entries: numbers, a decimal string for an int64 beyond 2^53, as inference gives them,
+  // or for a value computed from symbolic dims a symbol or null)
   const value = x.value === undefined || x.value === null ? undefined
-    : Array.from(x.value, (v, j) => (v === null || typeof v === 'string' ? v : toInt(v, `inputs[${i}].value[${j}]`)));
+    : Array.from(/** @type {ArrayLike<unknown>} */ (x.value), (v, j) => (v === null || typeof v === 'string' ? v : toInt(v, `inputs[${i}].value[${j}]`)));
   return { type, dims, value };
+}
+
+// The values of an int64 tensor as inference takes them, exactly: numbers, and a decimal string
+// for each beyond 2^53 (torch exports slices to the end with ends = INT64_MAX).
+/**
+ * @param {Tensor} t
+ * @returns {(number | string)[]}
+ */
+export function int64Values(t) {
+  return Array.from(/** @type {BigInt64Array} */ (t.data), (b) => {
+    const n = Number(b);
+    return Number.isSafeInteger(n) ? n : String(b);
+  });
 }
 
 // Output types and shapes of one node, without running it. Inputs: { type, dims, value? } with
@@ -256,6 +295,23 @@ function valueInfoOf(x, i) {
  * @returns {import('./index.js').InferredShape[]}
  */
 export function inferShapes(node, inputs, options = {}) {
+  // Values JS numbers hold exactly, or symbols and nulls (a value with an int64 beyond 2^53, a
+  // decimal string here, is left out: InferredShape.value entries are Dims).
+  return inferKnown(node, inputs, options).map(({ value, ...shape }) => (value?.every((v) => typeof v !== 'string' || !/^-?[0-9]+$/.test(v)) ? { ...shape, value } : shape));
+}
+
+// inferShapes, with values beyond 2^53 as decimal strings (a session's inference passes them on).
+// `unsafeDims` 'unknown' (a session's create) makes a dim beyond 2^53 unknown instead of refusing
+// it: the run that would make such a tensor refuses it (tensorFromHandle), as when the values it
+// came from were not known.
+/**
+ * @param {NodeInput} node
+ * @param {readonly (import('./index.js').ValueInfo | import('./model/infer-graph.mjs').Known | Tensor | null | undefined)[]} inputs
+ * @param {NodeOptions} [options]
+ * @param {'refuse' | 'unknown'} [unsafeDims]
+ * @returns {(Omit<import('./index.js').InferredShape, 'value'> & { value?: import('./index.js').Dim[] })[]}
+ */
+export function inferKnown(node, inputs, options = {}, unsafeDims = 'refuse') {
   const m = getModule();
   const { domain, opType, attrs } = normalizeNode(node);
   const opset = opsetOf(domain, opType, options);
@@ -263,6 +319,7 @@ export function inferShapes(node, inputs, options = {}) {
   const infos = Array.from(inputs, valueInfoOf);
   return check(m.inferNode(domain, opType, opset, attrs, infos)).map((o) => {
     // As for run outputs (tensorFromHandle): no dims that JS numbers cannot hold exactly.
+    if (unsafeDims === 'unknown' && o.dims) o.dims = o.dims.map((d) => (typeof d === 'number' && !Number.isSafeInteger(d) ? null : d));
     const i = o.dims ? o.dims.findIndex((d) => typeof d === 'number' && !Number.isSafeInteger(d)) : -1;
     // (o.dims[i]: a number, found above; o.type: an id the module gives)
     if (i >= 0) throw new ShapeError(`${opType}: dimension ${i} of the inferred output shape is about ${BigInt(/** @type {number[]} */ (o.dims)[i])}, above 2^53 - 1 (the largest integer a JS number holds exactly)`);

@@ -13,13 +13,19 @@
 /**
  * An attribute as the binding reads it (js/node.mjs, normalizeNode): numbers only (an INT exact
  * below 2^53; a bigint is a malformed call).
- * @typedef {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS', value: number | string | number[] | string[] }} WasmAttribute
+ * @typedef {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS' | 'TENSOR', value: number | string | number[] | string[] | WasmTensorValue }} WasmAttribute
+ */
+
+/**
+ * A TENSOR attribute's value: its ONNX type id, dims, and storage bytes (little-endian, packed as
+ * ONNX packs sub-byte types) or, for strings, the strings.
+ * @typedef {{ type: number, dims: number[], bytes?: number[], strings?: string[] }} WasmTensorValue
  */
 
 /**
  * What inferNode takes of an input: an ONNX type id (0 for an omitted input), dims (null:
- * unknown rank) and, for a constant int64 input, its values (entries a number, or for a value
- * computed from symbolic dims, a symbol or null).
+ * unknown rank) and, for a constant int64 input, its values (entries a number, a decimal string
+ * for one beyond 2^53, or for a value computed from symbolic dims, a symbol or null).
  * @typedef {{ type: number, dims: (number | string | null)[] | null, value?: (number | string | null)[] }} WasmValueInfo
  */
 
@@ -33,7 +39,7 @@
  * @property {number} until
  * @property {string} spec
  * @property {{ name: string, constraint: string, types: import('./index.js').TensorType[], optional: boolean, variadic: boolean }[]} inputs
- * @property {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS', required: boolean }[]} attributes
+ * @property {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS' | 'TENSOR', required: boolean }[]} attributes
  * @property {{ view: boolean, rowsInput: number, rowsAxis: string }} capabilities rowsInput -1 and rowsAxis '' when the op reads no table by rows
  */
 

@@ -10,6 +10,7 @@ const char* attr_kind_name(AttrKind k) {
     case AttrKind::Floats: return "FLOATS";
     case AttrKind::String: return "STRING";
     case AttrKind::Strings: return "STRINGS";
+    case AttrKind::Tensor: return "TENSOR";
   }
   return "?";
 }

@@ -5,9 +5,11 @@
 #include <string_view>
 #include <vector>
 
+#include "tensor.h"
+
 namespace onnxwasm {
 
-enum class AttrKind { Int, Ints, Float, Floats, String, Strings };
+enum class AttrKind { Int, Ints, Float, Floats, String, Strings, Tensor };
 const char* attr_kind_name(AttrKind k);  // "INT", "INTS", ... as ONNX names them
 
 struct Attribute {
@@ -16,6 +18,7 @@ struct Attribute {
   std::vector<int64_t> ints;       // Int (one value) and Ints
   std::vector<double> floats;      // Float (one value) and Floats
   std::vector<std::string> strings;
+  Tensor tensor;                   // Tensor (ConstantOfShape's value)
 };
 
 class Attributes {

@@ -42,6 +42,14 @@ struct In {
   static constexpr InputSpec squeeze[] = {{"data", "T", T}, {"axes", "tensor(int64)", kInt64, true, true}};
   // Concat: one or more inputs of one type (variadic T).
   static constexpr InputSpec concat[] = {{"inputs", "T", T, false, false, true}};
+  // Slice-10 and later: starts, ends and the optional axes and steps, of one index type; inference reads them.
+  static constexpr InputSpec slice[] = {{"data", "T", T},
+                                        {"starts", "Tind", kIndexTypes, true},
+                                        {"ends", "Tind", kIndexTypes, true},
+                                        {"axes", "Tind", kIndexTypes, true, true},
+                                        {"steps", "Tind", kIndexTypes, true, true}};
+  // Range: three scalars of one type, whose values give the output's length.
+  static constexpr InputSpec range[] = {{"start", "T", T, true}, {"limit", "T", T, true}, {"delta", "T", T, true}};
 };
 
 constexpr AttrSpec kAxis[] = {{"axis", AttrKind::Int, false}};
@@ -52,6 +60,15 @@ constexpr AttrSpec kAxesRequired[] = {{"axes", AttrKind::Ints, true}};
 constexpr AttrSpec kAxesOptional[] = {{"axes", AttrKind::Ints, false}};
 constexpr AttrSpec kConcatAxis[] = {{"axis", AttrKind::Int, true}};
 constexpr AttrSpec kBatchDims[] = {{"batch_dims", AttrKind::Int, false}};
+constexpr AttrSpec kSlice1Attrs[] = {{"starts", AttrKind::Ints, true}, {"ends", AttrKind::Ints, true}, {"axes", AttrKind::Ints, false}};
+constexpr AttrSpec kStashType[] = {{"stash_type", AttrKind::Int, false}};
+constexpr AttrSpec kConstantValue[] = {{"value", AttrKind::Tensor, false}};
+
+// Range's T: 11 the five numeric types, 27 float16 and bfloat16 too.
+constexpr TypeSet kRange11 = {E::Float, E::Double, E::Int16, E::Int32, E::Int64};
+constexpr TypeSet kRange27 = kRange11 | TypeSet{E::Float16, E::Bfloat16};
+// ConstantOfShape's input (T1); its output type (T2) is the attribute's, checked by its parse.
+constexpr InputSpec kConstantOfShapeInputs[] = {{"input", "T1", kInt64, true}};
 
 // com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
 // type) and optional zero points (T1).
@@ -168,6 +185,20 @@ Span<OpVersion> op_versions() {
       {"", "GatherND", 11, 11, In<kClassic>::gather_nd, {}, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 11)},
       {"", "GatherND", 12, 12, In<kClassic>::gather_nd, kBatchDims, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 12)},
       {"", "GatherND", 13, kMaxOpset, In<kWithBf16>::gather_nd, kBatchDims, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 13)},
+      {"", "Slice", 1, 9, In<kClassic>::data, kSlice1Attrs, parse_slice, infer_slice_1, run_slice, kNone, SPEC(Slice, 1)},
+      {"", "Slice", 10, 10, In<kClassic>::slice, {}, parse_slice, infer_slice_10, run_slice, kNone, SPEC(Slice, 10)},
+      {"", "Slice", 11, 12, In<kClassic>::slice, {}, parse_slice, infer_slice_11, run_slice, kNone, SPEC(Slice, 11)},
+      {"", "Slice", 13, kMaxOpset, In<kWithBf16>::slice, {}, parse_slice, infer_slice_11, run_slice, kNone, SPEC(Slice, 13)},
+
+      {"", "Range", 11, 26, In<kRange11>::range, {}, parse_range, infer_range, run_range, kNone, SPEC(Range, 11)},
+      {"", "Range", 27, kMaxOpset, In<kRange27>::range, kStashType, parse_range, infer_range, run_range, kNone, SPEC(Range, 27)},
+
+      {"", "ConstantOfShape", 9, 19, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 9)},
+      {"", "ConstantOfShape", 20, 20, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 20)},
+      {"", "ConstantOfShape", 21, 22, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 21)},
+      {"", "ConstantOfShape", 23, 23, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 23)},
+      {"", "ConstantOfShape", 24, 24, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 24)},
+      {"", "ConstantOfShape", 25, kMaxOpset, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 25)},
   };
   return table;
 }

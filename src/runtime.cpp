@@ -1,12 +1,81 @@
 #include "runtime.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "checked_mul.h"
+#include "kernels/float16.h"
 #include "ops/ops.h"
 
 namespace onnxwasm {
 namespace {
+
+// Element k of a tensor whose values inference reads (InputSpec::value_needed): integers widened
+// to int64, floating-point types to double (exact). False for the other types (their values are
+// never read: the registry allows none of them for such an input).
+bool int_value_at(const Tensor& t, int64_t k, int64_t* out) {
+  const uint8_t* p = t.buffer->data();
+  switch (t.type) {
+    case ElementType::Int64: { int64_t v; std::memcpy(&v, p + k * 8, 8); *out = v; return true; }
+    case ElementType::Int32: { int32_t v; std::memcpy(&v, p + k * 4, 4); *out = v; return true; }
+    case ElementType::Int16: { int16_t v; std::memcpy(&v, p + k * 2, 2); *out = v; return true; }
+    default: return false;
+  }
+}
+
+bool float_value_at(const Tensor& t, int64_t k, double* out) {
+  const uint8_t* p = t.buffer->data();
+  switch (t.type) {
+    case ElementType::Double: std::memcpy(out, p + k * 8, 8); return true;
+    case ElementType::Float: { float v; std::memcpy(&v, p + k * 4, 4); *out = v; return true; }
+    case ElementType::Float16: { uint16_t v; std::memcpy(&v, p + k * 2, 2); *out = half_to_float(v); return true; }
+    case ElementType::Bfloat16: { uint16_t v; std::memcpy(&v, p + k * 2, 2); *out = bfloat16_to_float(v); return true; }
+    default: return false;
+  }
+}
+
+bool floating(ElementType t) {
+  return t == ElementType::Float || t == ElementType::Double || t == ElementType::Float16 || t == ElementType::Bfloat16;
+}
+
+// Sets the values of a value_needed input, as ValueInfo keeps them.
+void read_values(const Tensor& t, ValueInfo* info) {
+  const int64_t n = t.element_count();
+  if (floating(t.type)) {
+    std::vector<double> values(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) float_value_at(t, k, &values[static_cast<size_t>(k)]);
+    info->float_values = std::move(values);
+  } else {
+    std::vector<int64_t> values(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) int_value_at(t, k, &values[static_cast<size_t>(k)]);
+    info->int_values = std::move(values);
+  }
+}
+
+// Whether a tensor holds the values inference read from the last one (read_values).
+bool same_values(const Tensor& t, const ValueInfo& info) {
+  const int64_t n = t.element_count();
+  if (info.float_values) {
+    if (static_cast<size_t>(n) != info.float_values->size()) return false;
+    double d = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      float_value_at(t, k, &d);
+      // Compared as bits: -0.0 and 0.0 may give other outputs, and a NaN equals itself here.
+      uint64_t now = 0, then = 0;
+      std::memcpy(&now, &d, sizeof d);
+      std::memcpy(&then, &(*info.float_values)[static_cast<size_t>(k)], sizeof d);
+      if (now != then) return false;
+    }
+    return true;
+  }
+  if (!info.int_values || static_cast<size_t>(n) != info.int_values->size()) return false;
+  if (t.type == ElementType::Int64)
+    return std::equal(info.int_values->begin(), info.int_values->end(), reinterpret_cast<const int64_t*>(t.buffer->data()));
+  int64_t v = 0;
+  for (int64_t k = 0; k < n; ++k)
+    if (!int_value_at(t, k, &v) || v != (*info.int_values)[static_cast<size_t>(k)]) return false;
+  return true;
+}
 
 Status check_input_dims(const OpVersion& v, const std::vector<ValueInfo>& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -82,12 +151,7 @@ bool PreparedOp::same_inputs_as_inferred(const Tensor* const* inputs, size_t n) 
       continue;
     }
     if (t->type != types_[i] || t->dims != inferred_dims_[i]) return false;
-    if (v_->input(i).value_needed) {
-      const std::vector<int64_t>& values = *infos_[i].int_values;
-      if (static_cast<size_t>(t->element_count()) != values.size() ||
-          !std::equal(values.begin(), values.end(), reinterpret_cast<const int64_t*>(t->buffer->data())))
-        return false;
-    }
+    if (v_->input(i).value_needed && !same_values(*t, infos_[i])) return false;
   }
   return true;
 }
@@ -135,13 +199,11 @@ Status PreparedOp::infer_for_run(const Tensor* const* inputs, size_t n) {
     info.type = types_[i];
     info.dims.clear();
     info.int_values.reset();
+    info.float_values.reset();
     info.rank_known = inputs[i] != nullptr;
     if (!inputs[i]) continue;
     for (int64_t d : inputs[i]->dims) info.dims.push_back(Dim::known(d));
-    if (v.input(i).value_needed) {
-      const int64_t* p = reinterpret_cast<const int64_t*>(inputs[i]->buffer->data());
-      info.int_values = std::vector<int64_t>(p, p + inputs[i]->element_count());
-    }
+    if (v.input(i).value_needed) read_values(*inputs[i], &info);
   }
   inferred_.clear();
   ONNXWASM_RETURN_IF_ERROR(v.infer(v, *params_, infos_, &inferred_));
@@ -171,13 +233,11 @@ Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& 
     info.type = types_[i];
     info.rank_known = i == 0 || inputs[i] != nullptr;
     info.int_values.reset();
+    info.float_values.reset();
     info.dims.clear();
     if (!info.rank_known) continue;
     for (int64_t d : i == 0 ? data_dims : inputs[i]->dims) info.dims.push_back(Dim::known(d));
-    if (i > 0 && v.input(i).value_needed) {
-      const int64_t* p = reinterpret_cast<const int64_t*>(inputs[i]->buffer->data());
-      info.int_values = std::vector<int64_t>(p, p + inputs[i]->element_count());
-    }
+    if (i > 0 && v.input(i).value_needed) read_values(*inputs[i], &info);
   }
   inferred_.clear();
   ONNXWASM_RETURN_IF_ERROR(v.infer(v, *params_, infos_, &inferred_));

@@ -28,8 +28,11 @@ struct Dim {
 };
 
 // What shape inference knows of a value: its element type, its shape (or that its rank is
-// unknown) and, for small constant int64 inputs such as Reshape's shape, the values. A shape
-// value computed from symbolic dims (Shape of ['batch', 8]) has its entries as dims instead:
+// unknown) and, for small constant integer inputs such as Reshape's shape, the values (int32
+// and int16 ones widened to int64). A run gives the values of every input whose InputSpec says
+// value_needed: integers in int_values, floating-point ones (Range's float start, limit and
+// delta) in float_values, exactly (every float, double, float16 and bfloat16 is a double). A
+// shape value computed from symbolic dims (Shape of ['batch', 8]) has its entries as dims instead:
 // dim_values, set only when int_values is not (some entry is a symbol or unknown).
 struct ValueInfo {
   ElementType type = ElementType::Undefined;
@@ -37,6 +40,7 @@ struct ValueInfo {
   std::vector<Dim> dims;
   std::optional<std::vector<int64_t>> int_values;
   std::optional<std::vector<Dim>> dim_values;
+  std::optional<std::vector<double>> float_values;
 
   static ValueInfo of_dims(ElementType t, const std::vector<int64_t>& d) {
     ValueInfo v;

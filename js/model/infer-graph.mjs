@@ -3,7 +3,7 @@
 // here) from what is known of its inputs, then the node prepared (its attributes parsed once).
 // @ts-check
 import { OnnxWasmError } from '../errors.mjs';
-import { canonicalDomain, inferShapes } from '../node.mjs';
+import { canonicalDomain, inferKnown, int64Values } from '../node.mjs';
 import { PreparedNode } from '../prepared.mjs';
 import { Tensor } from '../tensor.mjs';
 import { modelError, tensorFromProto } from './tensor-proto.mjs';
@@ -12,8 +12,9 @@ import { modelError, tensorFromProto } from './tensor-proto.mjs';
 
 /**
  * What is known of a value of the graph: its type, its dims (entries a number, a symbol or null;
- * null when the rank is unknown) and, for a small int64 tensor, its values (numbers; for a value
- * computed from symbolic dims, entries a number, a symbol or null).
+ * null when the rank is unknown) and, for a small int64 tensor, its values: numbers, a decimal
+ * string for one beyond 2^53 (such as the INT64_MAX of a Slice's ends), and for a value computed
+ * from symbolic dims, symbols or null.
  * @typedef {{ type: import('../index.js').TensorType, dims: import('../index.js').Dim[] | null, value?: import('../index.js').Dim[] }} Known
  */
 
@@ -23,15 +24,13 @@ import { modelError, tensorFromProto } from './tensor-proto.mjs';
  */
 
 // What inference knows of a session tensor: { type, dims, value? } (value: the entries of a small
-// int64 tensor, when every one is a safe integer; otherwise inference uses the rank and the run
-// reports the bad value).
+// int64 tensor, exactly: int64Values).
 /**
  * @param {Tensor} t
  * @returns {Known}
  */
 export function constInfo(t) {
-  const value = t.type === 'int64' && t.size <= 64 ? Array.from(t.data, Number) : undefined;
-  return { type: t.type, dims: Array.from(t.dims), value: value?.every(Number.isSafeInteger) ? value : undefined };
+  return { type: t.type, dims: Array.from(t.dims), value: t.type === 'int64' && t.size <= 64 ? int64Values(t) : undefined };
 }
 
 // The tensor of a Constant node from whichever value attribute it has (`loaded`: its tensor when
@@ -88,7 +87,7 @@ export function inferGraph(graph, order, { info, tensors, constants, opsets, own
     const opset = { domain, version: opsets.get(domain) };
     let outs, prepared;
     try {
-      outs = inferShapes(n, inputs, { opset });
+      outs = inferKnown(n, inputs, { opset }, 'unknown');
       if (n.output.length !== 1) throw modelError(`${label} must have 1 output, has ${n.output.length}`);
       prepared = new PreparedNode(n, { opset });
     } catch (e) {

@@ -87,7 +87,19 @@ function fromTypedField(t, proto, length, what) {
  * @param {{ external?: (location: string, offset: number, length: number | undefined, what: string) => Uint8Array }} [options]
  * @returns {Tensor}
  */
-export function tensorFromProto(proto, { external } = {}) {
+export function tensorFromProto(proto, options = {}) {
+  const { type, data, dims } = tensorDataFromProto(proto, options);
+  return new Tensor(type.name, data, dims);
+}
+
+// The type, data (a typed array in the type's storage, or strings) and dims of a TensorProto,
+// in JS memory: what tensorFromProto makes a Tensor of, and a TENSOR attribute's value.
+/**
+ * @param {TensorProto} proto
+ * @param {{ external?: (location: string, offset: number, length: number | undefined, what: string) => Uint8Array }} [options]
+ * @returns {{ type: ElementType, data: import('../index.js').TensorData, dims: number[] }}
+ */
+export function tensorDataFromProto(proto, { external } = {}) {
   const what = `tensor '${proto.name}'`;
   const t = elementType(proto.dataType, what);
   const dims = dimsOf(proto, what);
@@ -116,7 +128,7 @@ export function tensorFromProto(proto, { external } = {}) {
   } else {
     data = fromTypedField(t, proto, t.name === 'string' ? size : typedLength(t, size), what);
   }
-  return new Tensor(t.name, data, dims);
+  return { type: t, data, dims };
 }
 
 /** @param {TensorProto} p */

@@ -100,5 +100,25 @@ Status parse_gather_nd(const OpVersion&, const Attributes&, std::unique_ptr<OpPa
 Status infer_gather_nd(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
 Status run_gather_nd(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                      std::vector<Tensor>*);
+// slice.cpp: Slice-1 (starts, ends, axes as attributes), -10 (as inputs, axes >= 0), -11 and -13
+// (negative axes too).
+Status parse_slice(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_slice_1(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_slice_10(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_slice_11(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_slice(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                 std::vector<Tensor>*);
+
+// range.cpp: Range-11 and -27 (float16 and bfloat16, computed in stash_type).
+Status parse_range(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_range(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_range(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                 std::vector<Tensor>*);
+
+// constant_of_shape.cpp: ConstantOfShape-9, -20, -21, -23, -24, -25 (the value's types per version).
+Status parse_constant_of_shape(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_constant_of_shape(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_constant_of_shape(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
+                             const std::vector<ValueInfo>&, std::vector<Tensor>*);
 
 }  // namespace onnxwasm

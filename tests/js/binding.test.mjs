@@ -23,7 +23,12 @@ const malformed = [
   ['an inference of a domain that is not a string', () => m.inferNode(0, 'Gather', 13, axis0, [])],
   ['attributes not an array', () => m.prepareNode('', 'Gather', 13, 'axis')],
   ['an attribute without a string name', () => m.prepareNode('', 'Gather', 13, [{ name: 1, kind: 'INT', value: 0 }])],
-  ['an attribute of an unknown kind', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'TENSOR', value: 0 }])],
+  ['an attribute of an unknown kind', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'GRAPH', value: 0 }])],
+  ['a TENSOR that is not an object', () => m.prepareNode('', 'ConstantOfShape', 25, [{ name: 'value', kind: 'TENSOR', value: 0 }])],
+  ['a TENSOR of an unknown type id', () => m.prepareNode('', 'ConstantOfShape', 25, [{ name: 'value', kind: 'TENSOR', value: { type: 99, dims: [1], bytes: [0] } }])],
+  ['a TENSOR whose bytes do not fit its dims', () => m.prepareNode('', 'ConstantOfShape', 25, [{ name: 'value', kind: 'TENSOR', value: { type: 1, dims: [1], bytes: [0, 0] } }])],
+  ['a TENSOR byte beyond 255', () => m.prepareNode('', 'ConstantOfShape', 25, [{ name: 'value', kind: 'TENSOR', value: { type: 2, dims: [1], bytes: [256] } }])],
+  ['a string TENSOR without its strings', () => m.prepareNode('', 'ConstantOfShape', 25, [{ name: 'value', kind: 'TENSOR', value: { type: 8, dims: [1], bytes: [0] } }])],
   ['an INT that is a string', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'INT', value: '0' }])],
   ['an INT that is not an integer', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'INT', value: 0.5 }])],
   ['an INT beyond 2^53', () => m.prepareNode('', 'Gather', 13, [{ name: 'axis', kind: 'INT', value: 2 ** 60 }])],
@@ -38,6 +43,7 @@ const malformed = [
   ['infer input without a numeric type', () => m.inferNode('', 'Gather', 13, axis0, [{ type: 'float32', dims: [2] }])],
   ['infer dims with an object', () => m.inferNode('', 'Gather', 13, axis0, [{ type: 1, dims: [{}] }, { type: 7, dims: [] }])],
   ['infer value with an object', () => m.inferNode('', 'Reshape', 13, [], [{ type: 1, dims: [4] }, { type: 7, dims: [1], value: [{}] }])],
+  ['infer value with a decimal beyond int64', () => m.inferNode('', 'Reshape', 13, [], [{ type: 1, dims: [4] }, { type: 7, dims: [1], value: ['9223372036854775808'] }])],
 ];
 
 for (const [name, call] of malformed) {
@@ -57,6 +63,15 @@ test("a JS value Embind itself cannot convert (a string element that is not a st
   assert.throws(() => m.tensorSetString(s, 0, 5), (e) => e.name === 'BindingError' && /Cannot pass non-string to std::string/.test(e.message));
   assert.equal(memoryStats().heapUsed, before);
   m.tensorDelete(s);
+});
+
+test('int64 values beyond 2^53 cross inferNode exactly, as decimal strings, both ways', () => {
+  const starts = { type: 7, dims: [1], value: ['-9223372036854775808'] };
+  const ends = { type: 7, dims: [1], value: ['9223372036854775807'] };
+  const r = check(m.inferNode('', 'Slice', 13, [], [{ type: 7, dims: [3], value: [4, 5, 6] }, { type: 7, dims: [1], value: [1] }, ends]));
+  assert.deepEqual(r, [{ type: 7, dims: [2], value: [5, 6] }]);
+  const c = check(m.inferNode('', 'Concat', 13, axis0, [starts, ends]));
+  assert.deepEqual(c, [{ type: 7, dims: [2], value: ['-9223372036854775808', '9223372036854775807'] }]);
 });
 
 test('the module keeps working after every malformed call', () => {

@@ -10,8 +10,9 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 // The ops this runtime covers, by test-folder name (test_gather_* holds Gather's and GatherElements'
 // test_gather_elements_*, test_gathernd_* GatherND's; test_identity_opt and test_identity_sequence
-// take optional and sequence values, not tensors; test_squeezenet is a model).
-export const OUR_TESTS = /^test_(gather_|gathernd_|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$)/;
+// take optional and sequence values, not tensors; test_squeezenet is a model; the
+// test_range_*_expanded folders run Range's function body, a Loop).
+export const OUR_TESTS = /^test_(gather_|gathernd_|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$|slice($|_)|range_(?!.*_expanded$)|constantofshape_)/;
 
 // Where the suites are: ../shared/onnx-node-tests next to the repository (ONNX 1.22), and
 // Debian's libonnx-testdata (ONNX 1.12). ONNX_NODE_TESTS overrides the first.
