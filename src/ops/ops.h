@@ -81,4 +81,15 @@ Status infer_concat(const OpVersion&, const OpParams&, const std::vector<ValueIn
 Status run_concat(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                   std::vector<Tensor>*);
 
+// cast.cpp: Cast (the output type from `to`: a name at 1, an id from 6) and CastLike (from input 1);
+// saturate from 19, round_mode from 24.
+Status parse_cast(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_cast(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_cast(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                std::vector<Tensor>*);
+Status parse_cast_like(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_cast_like(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_cast_like(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                     std::vector<Tensor>*);
+
 }  // namespace onnxwasm
