@@ -55,7 +55,7 @@ inline float minifloat_to_float(uint8_t code, MiniFloat k) {
   const uint8_t mag = static_cast<uint8_t>(code & (sign_bit - 1));
   const bool negative = (code & sign_bit) != 0;
   const float nan = bits_float(0x7FC00000u);
-  if (minifloat_fnuz(k) && code == 0x80) return nan;
+  if (minifloat_fnuz(k) && code == 0x80) return -nan;  // (its sign bit is set: onnxruntime's 0xFFC00000)
   if (k == MiniFloat::E4M3FN && mag == 0x7F) return negative ? -nan : nan;
   if (k == MiniFloat::E5M2 && mag >= 0x7C) {
     if (mag > 0x7C) return negative ? -nan : nan;
@@ -90,15 +90,16 @@ inline uint8_t float_to_minifloat(float x, MiniFloat k, bool saturate) {
   if (q == 0) return fnuz ? 0 : sign;
   if (std::ldexp(q, exp - f.mant_bits) > f.max_value) return overflow;
   const int one = 1 << f.mant_bits;
+  const int units = static_cast<int>(q);  // at most 2 * one: exact
   int e_field = 0, m_field = 0;
-  if (q >= 2 * one) {  // rounded up into the next binade
+  if (units >= 2 * one) {  // rounded up into the next binade
     e_field = exp + 1 + f.bias;
     m_field = 0;
-  } else if (q >= one) {
+  } else if (units >= one) {
     e_field = exp + f.bias;
-    m_field = static_cast<int>(q) - one;
+    m_field = units - one;
   } else {  // subnormal (exp is min_exp)
-    m_field = static_cast<int>(q);
+    m_field = units;
   }
   return static_cast<uint8_t>(sign | (e_field << f.mant_bits) | m_field);
 }

@@ -16,8 +16,9 @@
 //   is defined here as x86-64 computes it: truncation toward zero, then to int8, int16, int32,
 //   uint8 and uint16 through a 32-bit conversion, to uint32 and int64 through a 64-bit one (NaN and
 //   values out of that range give the lowest value of that width, x86's "integer indefinite"),
-//   keeping the low bits; to uint64, a value in [0, 2^64) exactly, one in (-2^63, 0) as its int64
-//   two's complement, anything else (NaN) 2^63.
+//   keeping the low bits; to uint64, x < 2^63 as int64 (then its two's complement), else
+//   x - 2^63 as int64 with the top bit flipped: [0, 2^64) exactly, NaN, +inf and 2^64 or more 0,
+//   below -2^63 2^63 (what onnxruntime gives on x86-64: +inf from float16 is 0).
 // - a float to int4, uint4, int2 or uint2: rounded to the nearest integer, ties to even (the
 //   int4/int2 pages; onnxruntime rounds ties away from zero), then the low bits.
 // - an integer to a narrower integer (4 and 2-bit ones included): the low bits, two's complement.
@@ -96,10 +97,10 @@ int64_t trunc_i32(double x) { return x > -2147483649.0 && x < 2147483648.0 ? sta
 int64_t trunc_i64(double x) {
   return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? static_cast<int64_t>(x) : INT64_MIN;
 }
+// To uint64 x86-64 has no instruction: compilers emit x < 2^63 ? cvttsd2si(x) : cvttsd2si(x - 2^63) ^ 2^63.
 uint64_t trunc_u64(double x) {
-  if (x >= 0 && x < 18446744073709551616.0) return static_cast<uint64_t>(x);
-  if (x > -9223372036854775808.0 && x < 0) return static_cast<uint64_t>(static_cast<int64_t>(x));
-  return uint64_t{1} << 63;
+  if (x < 9223372036854775808.0) return static_cast<uint64_t>(trunc_i64(x));
+  return static_cast<uint64_t>(trunc_i64(x - 9223372036854775808.0)) ^ (uint64_t{1} << 63);
 }
 
 ONNXWASM_COLD std::string float_string(double x) {
