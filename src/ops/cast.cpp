@@ -128,6 +128,10 @@ struct Source {
 
 constexpr size_t kChunk = 256;
 
+// Typed access to a tensor's bytes (16-byte aligned storage, elements at their natural alignment).
+template <typename T>
+T* at(std::conditional_t<std::is_const_v<T>, const void*, void*> p) { return static_cast<T*>(p); }
+
 // Decodes elements [first, first + n) of the source into f (Domain::Float) or u (the integers'
 // 64 bits).
 Status decode(const OpVersion& v, const Source& s, Domain d, E target, int64_t first, size_t n, double* f, uint64_t* u) {
@@ -137,25 +141,25 @@ Status decode(const OpVersion& v, const Source& s, Domain d, E target, int64_t f
     for (size_t i = 0; i < n; ++i) u[i] = static_cast<uint64_t>(static_cast<int64_t>(p[i0 + i]));
   };
   switch (s.type) {
-    case E::Float: for (size_t i = 0; i < n; ++i) f[i] = reinterpret_cast<const float*>(b)[i0 + i]; break;
-    case E::Double: for (size_t i = 0; i < n; ++i) f[i] = reinterpret_cast<const double*>(b)[i0 + i]; break;
-    case E::Float16: for (size_t i = 0; i < n; ++i) f[i] = half_to_float(reinterpret_cast<const uint16_t*>(b)[i0 + i]); break;
-    case E::Bfloat16: for (size_t i = 0; i < n; ++i) f[i] = bfloat16_to_float(reinterpret_cast<const uint16_t*>(b)[i0 + i]); break;
+    case E::Float: for (size_t i = 0; i < n; ++i) f[i] = at<const float>(b)[i0 + i]; break;
+    case E::Double: for (size_t i = 0; i < n; ++i) f[i] = at<const double>(b)[i0 + i]; break;
+    case E::Float16: for (size_t i = 0; i < n; ++i) f[i] = half_to_float(at<const uint16_t>(b)[i0 + i]); break;
+    case E::Bfloat16: for (size_t i = 0; i < n; ++i) f[i] = bfloat16_to_float(at<const uint16_t>(b)[i0 + i]); break;
     case E::Float8e4m3fn: case E::Float8e4m3fnuz: case E::Float8e5m2: case E::Float8e5m2fnuz: case E::Float8e8m0:
       for (size_t i = 0; i < n; ++i) f[i] = s.table[b[i0 + i]];
       break;
     case E::Float4e2m1:
       for (size_t i = 0; i < n; ++i) f[i] = s.table[packed_code(b, i0 + i, 4, false)];
       break;
-    case E::Int8: ints(reinterpret_cast<const int8_t*>(b)); break;
-    case E::Int16: ints(reinterpret_cast<const int16_t*>(b)); break;
-    case E::Int32: ints(reinterpret_cast<const int32_t*>(b)); break;
-    case E::Int64: ints(reinterpret_cast<const int64_t*>(b)); break;
+    case E::Int8: ints(at<const int8_t>(b)); break;
+    case E::Int16: ints(at<const int16_t>(b)); break;
+    case E::Int32: ints(at<const int32_t>(b)); break;
+    case E::Int64: ints(at<const int64_t>(b)); break;
     case E::Uint8: ints(b); break;
     case E::Bool: for (size_t i = 0; i < n; ++i) u[i] = b[i0 + i] != 0; break;
-    case E::Uint16: ints(reinterpret_cast<const uint16_t*>(b)); break;
-    case E::Uint32: ints(reinterpret_cast<const uint32_t*>(b)); break;
-    case E::Uint64: for (size_t i = 0; i < n; ++i) u[i] = reinterpret_cast<const uint64_t*>(b)[i0 + i]; break;
+    case E::Uint16: ints(at<const uint16_t>(b)); break;
+    case E::Uint32: ints(at<const uint32_t>(b)); break;
+    case E::Uint64: for (size_t i = 0; i < n; ++i) u[i] = at<const uint64_t>(b)[i0 + i]; break;
     case E::Int4: case E::Uint4: case E::Int2: case E::Uint2: {
       const int bits = element_bits(s.type);
       const bool is_signed = s.type == E::Int4 || s.type == E::Int2;
@@ -212,23 +216,23 @@ void encode(const CastParams& p, Domain d, E to, const double* f, const uint64_t
   };
   switch (to) {
     case E::Float: {
-      float* dst = reinterpret_cast<float*>(b);
+      float* dst = at<float>(b);
       for (size_t i = 0; i < n; ++i) dst[i0 + i] = as_float(d, f[i], u[i]);
       break;
     }
     case E::Double: {
-      double* dst = reinterpret_cast<double*>(b);
+      double* dst = at<double>(b);
       for (size_t i = 0; i < n; ++i)
         dst[i0 + i] = d == Domain::Float ? f[i] : d == Domain::Signed ? static_cast<double>(static_cast<int64_t>(u[i])) : static_cast<double>(u[i]);
       break;
     }
     case E::Float16: {
-      uint16_t* dst = reinterpret_cast<uint16_t*>(b);
+      uint16_t* dst = at<uint16_t>(b);
       for (size_t i = 0; i < n; ++i) dst[i0 + i] = float_to_half(as_float(d, f[i], u[i]));
       break;
     }
     case E::Bfloat16: {
-      uint16_t* dst = reinterpret_cast<uint16_t*>(b);
+      uint16_t* dst = at<uint16_t>(b);
       for (size_t i = 0; i < n; ++i) dst[i0 + i] = float_to_bfloat16(as_float(d, f[i], u[i]));
       break;
     }
@@ -258,14 +262,14 @@ void encode(const CastParams& p, Domain d, E to, const double* f, const uint64_t
     case E::Bool:
       for (size_t i = 0; i < n; ++i) b[i0 + i] = d == Domain::Float ? f[i] != 0 : u[i] != 0;
       break;
-    case E::Int8: store_ints(reinterpret_cast<int8_t*>(b)); break;
+    case E::Int8: store_ints(at<int8_t>(b)); break;
     case E::Uint8: store_ints(b); break;
-    case E::Int16: store_ints(reinterpret_cast<int16_t*>(b)); break;
-    case E::Uint16: store_ints(reinterpret_cast<uint16_t*>(b)); break;
-    case E::Int32: store_ints(reinterpret_cast<int32_t*>(b)); break;
-    case E::Uint32: store_ints(reinterpret_cast<uint32_t*>(b)); break;
-    case E::Int64: store_ints(reinterpret_cast<int64_t*>(b)); break;
-    case E::Uint64: store_ints(reinterpret_cast<uint64_t*>(b)); break;
+    case E::Int16: store_ints(at<int16_t>(b)); break;
+    case E::Uint16: store_ints(at<uint16_t>(b)); break;
+    case E::Int32: store_ints(at<int32_t>(b)); break;
+    case E::Uint32: store_ints(at<uint32_t>(b)); break;
+    case E::Int64: store_ints(at<int64_t>(b)); break;
+    case E::Uint64: store_ints(at<uint64_t>(b)); break;
     case E::String: {
       std::string* dst = out->buffer->strings();
       for (size_t i = 0; i < n; ++i)
@@ -284,34 +288,34 @@ void encode(const CastParams& p, Domain d, E to, const double* f, const uint64_t
 // and float widenings torch exports make of shapes.
 bool fast_path(E from, E to, const uint8_t* in, uint8_t* out, size_t n) {
   if (from == E::Float16 && to == E::Float) {
-    convert_kernels_best().half_to_float(n, reinterpret_cast<const uint16_t*>(in), reinterpret_cast<float*>(out));
+    convert_kernels_best().half_to_float(n, at<const uint16_t>(in), at<float>(out));
   } else if (from == E::Float && to == E::Float16) {
-    dequantize_kernels_best().to_half(n, reinterpret_cast<const float*>(in), reinterpret_cast<uint16_t*>(out));
+    dequantize_kernels_best().to_half(n, at<const float>(in), at<uint16_t>(out));
   } else if (from == E::Float && to == E::Bfloat16) {
-    dequantize_kernels_best().to_bfloat16(n, reinterpret_cast<const float*>(in), reinterpret_cast<uint16_t*>(out));
+    dequantize_kernels_best().to_bfloat16(n, at<const float>(in), at<uint16_t>(out));
   } else if (from == E::Bfloat16 && to == E::Float) {
-    const uint16_t* s = reinterpret_cast<const uint16_t*>(in);
-    float* d = reinterpret_cast<float*>(out);
+    const uint16_t* s = at<const uint16_t>(in);
+    float* d = at<float>(out);
     for (size_t i = 0; i < n; ++i) d[i] = bfloat16_to_float(s[i]);
   } else if (from == E::Int32 && to == E::Int64) {
-    const int32_t* s = reinterpret_cast<const int32_t*>(in);
-    int64_t* d = reinterpret_cast<int64_t*>(out);
+    const int32_t* s = at<const int32_t>(in);
+    int64_t* d = at<int64_t>(out);
     for (size_t i = 0; i < n; ++i) d[i] = s[i];
   } else if (from == E::Int64 && to == E::Int32) {
-    const int64_t* s = reinterpret_cast<const int64_t*>(in);
-    int32_t* d = reinterpret_cast<int32_t*>(out);
+    const int64_t* s = at<const int64_t>(in);
+    int32_t* d = at<int32_t>(out);
     for (size_t i = 0; i < n; ++i) d[i] = static_cast<int32_t>(static_cast<uint32_t>(s[i]));
   } else if (from == E::Int64 && to == E::Float) {
-    const int64_t* s = reinterpret_cast<const int64_t*>(in);
-    float* d = reinterpret_cast<float*>(out);
+    const int64_t* s = at<const int64_t>(in);
+    float* d = at<float>(out);
     for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(s[i]);
   } else if (from == E::Float && to == E::Double) {
-    const float* s = reinterpret_cast<const float*>(in);
-    double* d = reinterpret_cast<double*>(out);
+    const float* s = at<const float>(in);
+    double* d = at<double>(out);
     for (size_t i = 0; i < n; ++i) d[i] = s[i];
   } else if (from == E::Double && to == E::Float) {
-    const double* s = reinterpret_cast<const double*>(in);
-    float* d = reinterpret_cast<float*>(out);
+    const double* s = at<const double>(in);
+    float* d = at<float>(out);
     for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(s[i]);
   } else {
     return false;
@@ -383,7 +387,7 @@ E type_named(const std::string& name) {
     if (!info) continue;
     const char* a = info->onnx_name;
     size_t i = 0;
-    for (; a[i] && i < name.size(); ++i)
+    for (; i < name.size() && a[i]; ++i)
       if (a[i] != (name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i])) break;
     if (!a[i] && i == name.size()) return info->type;
   }
