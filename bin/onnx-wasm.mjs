@@ -81,14 +81,15 @@ function preview(t, n = 8) {
   return `[${vals.join(', ')}${d.length > n ? `, ... (${d.length} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
 }
 
-// Values for inputs that are not Gather indices or Reshape shapes: raw storage values.
+// Values for inputs that are not Gather indices or Reshape shapes: raw storage values; strings are
+// numbers in decimal, which a Cast from string parses.
 /**
  * @param {string} type
  * @param {number} size
  * @returns {string[] | Exclude<import('../js/index.js').TensorData, string[]>}
  */
 function patterned(type, size) {
-  if (type === 'string') return Array.from({ length: size }, (_, i) => `s${i}`);
+  if (type === 'string') return Array.from({ length: size }, (_, i) => String((i % 17) - 8 + 0.25));
   const t = typeByName(type);
   const d = new (arrayClass(t))(storageLength(t, size));
   for (let i = 0; i < d.length; ++i) {

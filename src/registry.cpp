@@ -23,6 +23,16 @@ constexpr TypeSet kWithInt4 = kWithFloat8 | TypeSet{E::Int4, E::Uint4};
 constexpr TypeSet kWithFloat4 = kWithInt4 | TypeSet{E::Float4e2m1};
 constexpr TypeSet kWithE8m0 = kWithFloat4 | TypeSet{E::Float8e8m0};
 constexpr TypeSet kWithInt2 = kWithE8m0 | TypeSet{E::Int2, E::Uint2};
+// Cast and CastLike: every type but the complex ones (T1 and T2 alike), version by version.
+constexpr TypeSet kCast1 = {E::Bool,  E::Double, E::Float,  E::Float16, E::Int16,  E::Int32,
+                            E::Int64, E::Int8,   E::Uint16, E::Uint32,  E::Uint64, E::Uint8};
+constexpr TypeSet kCast9 = kCast1 | TypeSet{E::String};
+constexpr TypeSet kCast13 = kCast9 | TypeSet{E::Bfloat16};
+constexpr TypeSet kCast19 = kCast13 | kFloat8;
+constexpr TypeSet kCast21 = kCast19 | TypeSet{E::Int4, E::Uint4};
+constexpr TypeSet kCast23 = kCast21 | TypeSet{E::Float4e2m1};
+constexpr TypeSet kCast24 = kCast23 | TypeSet{E::Float8e8m0};
+constexpr TypeSet kCast25 = kCast24 | TypeSet{E::Int2, E::Uint2};
 constexpr TypeSet kIndexTypes = {E::Int32, E::Int64};
 constexpr TypeSet kInt64 = {E::Int64};
 
@@ -40,6 +50,9 @@ struct In {
   // Unsqueeze-13 and later: axes (required); Squeeze-13 and later: axes (optional); inference reads them.
   static constexpr InputSpec unsqueeze[] = {{"data", "T", T}, {"axes", "tensor(int64)", kInt64, true}};
   static constexpr InputSpec squeeze[] = {{"data", "T", T}, {"axes", "tensor(int64)", kInt64, true, true}};
+  // Cast: T1 in, T2 (from `to`) out; CastLike: T2 is its second input's type.
+  static constexpr InputSpec cast[] = {{"input", "T1", T}};
+  static constexpr InputSpec cast_like[] = {{"input", "T1", T}, {"target_type", "T2", T}};
   // Concat: one or more inputs of one type (variadic T).
   static constexpr InputSpec concat[] = {{"inputs", "T", T, false, false, true}};
   // Slice-10 and later: starts, ends and the optional axes and steps, of one index type; inference reads them.
@@ -58,6 +71,12 @@ constexpr AttrSpec kAllowzero[] = {{"allowzero", AttrKind::Int, false}};
 constexpr AttrSpec kShapeSlice[] = {{"start", AttrKind::Int, false}, {"end", AttrKind::Int, false}};
 constexpr AttrSpec kAxesRequired[] = {{"axes", AttrKind::Ints, true}};
 constexpr AttrSpec kAxesOptional[] = {{"axes", AttrKind::Ints, false}};
+constexpr AttrSpec kCast1Attrs[] = {{"to", AttrKind::String, true}};
+constexpr AttrSpec kCast6Attrs[] = {{"to", AttrKind::Int, true}};
+constexpr AttrSpec kCast19Attrs[] = {{"to", AttrKind::Int, true}, {"saturate", AttrKind::Int, false}};
+constexpr AttrSpec kCast24Attrs[] = {{"to", AttrKind::Int, true}, {"saturate", AttrKind::Int, false}, {"round_mode", AttrKind::String, false}};
+constexpr AttrSpec kCastLike19Attrs[] = {{"saturate", AttrKind::Int, false}};
+constexpr AttrSpec kCastLike24Attrs[] = {{"saturate", AttrKind::Int, false}, {"round_mode", AttrKind::String, false}};
 constexpr AttrSpec kConcatAxis[] = {{"axis", AttrKind::Int, true}};
 constexpr AttrSpec kBatchDims[] = {{"batch_dims", AttrKind::Int, false}};
 constexpr AttrSpec kSlice1Attrs[] = {{"starts", AttrKind::Ints, true}, {"ends", AttrKind::Ints, true}, {"axes", AttrKind::Ints, false}};
@@ -199,6 +218,22 @@ Span<OpVersion> op_versions() {
       {"", "ConstantOfShape", 23, 23, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 23)},
       {"", "ConstantOfShape", 24, 24, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 24)},
       {"", "ConstantOfShape", 25, kMaxOpset, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 25)},
+      {"", "Cast", 1, 5, In<kCast1>::cast, kCast1Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 1)},
+      {"", "Cast", 6, 8, In<kCast1>::cast, kCast6Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 6)},
+      {"", "Cast", 9, 12, In<kCast9>::cast, kCast6Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 9)},
+      {"", "Cast", 13, 18, In<kCast13>::cast, kCast6Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 13)},
+      {"", "Cast", 19, 20, In<kCast19>::cast, kCast19Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 19)},
+      {"", "Cast", 21, 22, In<kCast21>::cast, kCast19Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 21)},
+      {"", "Cast", 23, 23, In<kCast23>::cast, kCast19Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 23)},
+      {"", "Cast", 24, 24, In<kCast24>::cast, kCast24Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 24)},
+      {"", "Cast", 25, kMaxOpset, In<kCast25>::cast, kCast24Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 25)},
+
+      {"", "CastLike", 15, 18, In<kCast13>::cast_like, {}, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 15)},
+      {"", "CastLike", 19, 20, In<kCast19>::cast_like, kCastLike19Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 19)},
+      {"", "CastLike", 21, 22, In<kCast21>::cast_like, kCastLike19Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 21)},
+      {"", "CastLike", 23, 23, In<kCast23>::cast_like, kCastLike19Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 23)},
+      {"", "CastLike", 24, 24, In<kCast24>::cast_like, kCastLike24Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 24)},
+      {"", "CastLike", 25, kMaxOpset, In<kCast25>::cast_like, kCastLike24Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 25)},
   };
   return table;
 }

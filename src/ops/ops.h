@@ -100,6 +100,7 @@ Status parse_gather_nd(const OpVersion&, const Attributes&, std::unique_ptr<OpPa
 Status infer_gather_nd(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
 Status run_gather_nd(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                      std::vector<Tensor>*);
+
 // slice.cpp: Slice-1 (starts, ends, axes as attributes), -10 (as inputs, axes >= 0), -11 and -13
 // (negative axes too).
 Status parse_slice(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
@@ -120,5 +121,16 @@ Status parse_constant_of_shape(const OpVersion&, const Attributes&, std::unique_
 Status infer_constant_of_shape(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
 Status run_constant_of_shape(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
                              const std::vector<ValueInfo>&, std::vector<Tensor>*);
+
+// cast.cpp: Cast (the output type from `to`: a name at 1, an id from 6) and CastLike (from input 1);
+// saturate from 19, round_mode from 24.
+Status parse_cast(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_cast(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_cast(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                std::vector<Tensor>*);
+Status parse_cast_like(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_cast_like(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_cast_like(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                     std::vector<Tensor>*);
 
 }  // namespace onnxwasm

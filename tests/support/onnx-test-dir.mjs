@@ -12,7 +12,29 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // test_gather_elements_*, test_gathernd_* GatherND's; test_identity_opt and test_identity_sequence
 // take optional and sequence values, not tensors; test_squeezenet is a model; the
 // test_range_*_expanded folders run Range's function body, a Loop).
-export const OUR_TESTS = /^test_(gather_|gathernd_|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$|slice($|_)|range_(?!.*_expanded$)|constantofshape_)/;
+export const OUR_TESTS = /^test_(gather_|gathernd_|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$|slice($|_)|range_(?!.*_expanded$)|constantofshape_|cast_|castlike_)/;
+
+// Folders of our ops that are listed but skipped, with the reason (each checked by hand against
+// the test data; the suite is ONNX 1.12's):
+// - bfloat16 data: ONNX 1.12 stored bfloat16 tensors of the test data as uint16 (data_type 4), so
+//   a feed has the wrong type for the model's input, or the expected output the wrong type for
+//   its output; its expected float -> bfloat16 values are also truncated, where ONNX 1.13 and
+//   later, onnxruntime and this runtime round to nearest even (7 of its 12 values agree).
+// - float to string: the expected strings are numpy's shortest round-trip form ('0.6048455');
+//   onnxruntime, and this runtime, print '%.8g' ('0.60484552'): 3 of the 12 values differ.
+const BFLOAT16_AS_UINT16 = 'ONNX 1.12 stores this test\'s bfloat16 tensors as uint16 (data_type 4), and truncates float -> bfloat16 (this runtime rounds to nearest even, as onnxruntime and ONNX 1.13+)';
+const FLOAT_STRINGS = "the expected strings are numpy's shortest form ('0.6048455'); this runtime prints '%.8g' as onnxruntime does ('0.60484552'): 3 of 12 differ";
+export const SKIPPED = {
+  test_cast_BFLOAT16_to_FLOAT: BFLOAT16_AS_UINT16,
+  test_cast_FLOAT_to_BFLOAT16: BFLOAT16_AS_UINT16,
+  test_castlike_BFLOAT16_to_FLOAT: BFLOAT16_AS_UINT16,
+  test_castlike_BFLOAT16_to_FLOAT_expanded: BFLOAT16_AS_UINT16,
+  test_castlike_FLOAT_to_BFLOAT16: BFLOAT16_AS_UINT16,
+  test_castlike_FLOAT_to_BFLOAT16_expanded: BFLOAT16_AS_UINT16,
+  test_cast_FLOAT_to_STRING: FLOAT_STRINGS,
+  test_castlike_FLOAT_to_STRING: FLOAT_STRINGS,
+  test_castlike_FLOAT_to_STRING_expanded: FLOAT_STRINGS,
+};
 
 // Where the suites are: ../shared/onnx-node-tests next to the repository (ONNX 1.22), and
 // Debian's libonnx-testdata (ONNX 1.12). ONNX_NODE_TESTS overrides the first.
