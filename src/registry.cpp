@@ -40,6 +40,8 @@ struct In {
   static constexpr InputSpec squeeze[] = {{"data", "T", T}, {"axes", "tensor(int64)", kInt64, true, true}};
   // Concat: one or more inputs of one type (variadic T).
   static constexpr InputSpec concat[] = {{"inputs", "T", T, false, false, true}};
+  // Add, Sub, Mul, Div: two inputs of one type.
+  static constexpr InputSpec binary[] = {{"A", "T", T}, {"B", "T", T}};
 };
 
 constexpr AttrSpec kAxis[] = {{"axis", AttrKind::Int, false}};
@@ -49,6 +51,17 @@ constexpr AttrSpec kShapeSlice[] = {{"start", AttrKind::Int, false}, {"end", Att
 constexpr AttrSpec kAxesRequired[] = {{"axes", AttrKind::Ints, true}};
 constexpr AttrSpec kAxesOptional[] = {{"axes", AttrKind::Ints, false}};
 constexpr AttrSpec kConcatAxis[] = {{"axis", AttrKind::Int, true}};
+
+// Add, Sub, Mul and Div: floats at 1; the high-precision numeric types at 6 and 7; bfloat16 from
+// 13; every numeric type (int8, int16, uint8, uint16 too) from 14. 1 and 6 broadcast only when
+// asked (broadcast, axis); 1 also has the legacy consumed_inputs.
+constexpr TypeSet kArith6 = {E::Uint32, E::Uint64, E::Int32, E::Int64, E::Float16, E::Float, E::Double};
+constexpr TypeSet kArith13 = kArith6 | TypeSet{E::Bfloat16};
+constexpr TypeSet kArith14 = kArith13 | TypeSet{E::Uint8, E::Uint16, E::Int8, E::Int16};
+constexpr AttrSpec kArith1Attrs[] = {{"broadcast", AttrKind::Int, false},
+                                     {"consumed_inputs", AttrKind::Ints, false},
+                                     {"axis", AttrKind::Int, false}};
+constexpr AttrSpec kArith6Attrs[] = {{"broadcast", AttrKind::Int, false}, {"axis", AttrKind::Int, false}};
 
 // com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
 // type) and optional zero points (T1).
@@ -155,6 +168,26 @@ Span<OpVersion> op_versions() {
       {"", "Concat", 4, 10, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},
       {"", "Concat", 11, 12, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 11)},
       {"", "Concat", 13, kMaxOpset, In<kWithBf16>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 13)},
+      {"", "Add", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Add, 1)},
+      {"", "Add", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Add, 6)},
+      {"", "Add", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Add, 7)},
+      {"", "Add", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Add, 13)},
+      {"", "Add", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Add, 14)},
+      {"", "Sub", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Sub, 1)},
+      {"", "Sub", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Sub, 6)},
+      {"", "Sub", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Sub, 7)},
+      {"", "Sub", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Sub, 13)},
+      {"", "Sub", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Sub, 14)},
+      {"", "Mul", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Mul, 1)},
+      {"", "Mul", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Mul, 6)},
+      {"", "Mul", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Mul, 7)},
+      {"", "Mul", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Mul, 13)},
+      {"", "Mul", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Mul, 14)},
+      {"", "Div", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Div, 1)},
+      {"", "Div", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Div, 6)},
+      {"", "Div", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Div, 7)},
+      {"", "Div", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Div, 13)},
+      {"", "Div", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Div, 14)},
   };
   return table;
 }
