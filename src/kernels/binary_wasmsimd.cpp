@@ -1,8 +1,7 @@
-// wasm SIMD elementwise binary kernels (x8-vadd/vsub/vmul/vdiv-f32 and -f16, with their
-// tensor-scalar forms: XNNPACK's vbinary and vbinaryc). float32: two vectors a step. float16:
-// eight halves widened to two float vectors, the op, then rounded back (float16_wasmsimd.h):
-// the scalar kernels' operations, so the same bits. The last count % 8 elements take the
-// scalar kernel.
+// wasm SIMD elementwise binary kernels (x8-vadd/vsub/vmul/vdiv-f32 with their tensor-scalar
+// forms: XNNPACK's vbinary and vbinaryc), two float vectors a step, the last count % 8 elements
+// through the scalar kernel. float16: binary_f16_via_f32 with this set's x8 widening and
+// narrowing (float16_wasmsimd.h: the scalar conversions' operations, so the same bits).
 #include "binary.h"
 #include "float16_wasmsimd.h"
 
@@ -26,6 +25,7 @@ void x8_f32_wasmsimd(size_t count, const float* a, const float* b, float* out) {
   const v128_t sa = count >= 8 && kForm == kScalarTensor ? wasm_f32x4_splat(a[0]) : wasm_f32x4_splat(0);
   const v128_t sb = count >= 8 && kForm == kTensorScalar ? wasm_f32x4_splat(b[0]) : wasm_f32x4_splat(0);
   size_t i = 0;
+  ONNXWASM_PLAIN_LOOP
   for (; i + 8 <= count; i += 8) {
     const v128_t a0 = kForm == kScalarTensor ? sa : wasm_v128_load(a + i);
     const v128_t a1 = kForm == kScalarTensor ? sa : wasm_v128_load(a + i + 4);
@@ -38,30 +38,29 @@ void x8_f32_wasmsimd(size_t count, const float* a, const float* b, float* out) {
                                           kForm == kTensorScalar ? b : b + i, out + i);
 }
 
-template <int kOp, int kForm>
-void x8_f16_wasmsimd(size_t count, const uint16_t* a, const uint16_t* b, uint16_t* out) {
-  // The scalar operand, widened once (only with count >= 8: with fewer, nothing is read here).
-  const v128_t sa = count >= 8 && kForm == kScalarTensor ? half_to_float4(wasm_i32x4_splat(a[0])) : wasm_i32x4_splat(0);
-  const v128_t sb = count >= 8 && kForm == kTensorScalar ? half_to_float4(wasm_i32x4_splat(b[0])) : wasm_i32x4_splat(0);
-  size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    v128_t a0 = sa, a1 = sa, b0 = sb, b1 = sb;
-    if (kForm != kScalarTensor) {
-      const v128_t v = wasm_v128_load(a + i);
-      a0 = half_to_float4(wasm_u32x4_extend_low_u16x8(v));
-      a1 = half_to_float4(wasm_u32x4_extend_high_u16x8(v));
-    }
-    if (kForm != kTensorScalar) {
-      const v128_t v = wasm_v128_load(b + i);
-      b0 = half_to_float4(wasm_u32x4_extend_low_u16x8(v));
-      b1 = half_to_float4(wasm_u32x4_extend_high_u16x8(v));
-    }
-    wasm_v128_store(out + i, wasm_u16x8_narrow_i32x4(half_bits4(apply<kOp>(a0, b0)), half_bits4(apply<kOp>(a1, b1))));
+void x8_widen_wasmsimd(size_t count, const uint16_t* in, float* out) {
+  ONNXWASM_PLAIN_LOOP
+  for (; count >= 8; count -= 8, in += 8, out += 8) {
+    const v128_t v = wasm_v128_load(in);
+    wasm_v128_store(out, half_to_float4(wasm_u32x4_extend_low_u16x8(v)));
+    wasm_v128_store(out + 4, half_to_float4(wasm_u32x4_extend_high_u16x8(v)));
   }
-  binary_kernels_scalar().f16[kOp][kForm](count - i, kForm == kScalarTensor ? a : a + i,
-                                          kForm == kTensorScalar ? b : b + i, out + i);
+  binary_kernels_scalar().widen(count, in, out);
 }
 
+void x8_narrow_wasmsimd(size_t count, const float* in, uint16_t* out) {
+  ONNXWASM_PLAIN_LOOP
+  for (; count >= 8; count -= 8, in += 8, out += 8)
+    wasm_v128_store(out, wasm_u16x8_narrow_i32x4(half_bits4(wasm_v128_load(in)), half_bits4(wasm_v128_load(in + 4))));
+  binary_kernels_scalar().narrow(count, in, out);
+}
+
+template <int kOp, int kForm>
+void x8_f16_wasmsimd(size_t count, const uint16_t* a, const uint16_t* b, uint16_t* out) {
+  binary_f16_via_f32(*binary_kernels_wasmsimd(), kOp, kForm, count, a, b, out);
+}
+
+// NOLINTNEXTLINE(bugprone-macro-parentheses): the arguments name templates and types
 #define ONNXWASM_FORMS(fn, op) {fn<op, kTensorTensor>, fn<op, kTensorScalar>, fn<op, kScalarTensor>}
 const BinaryKernels kWasmSimd = {
     "wasmsimd",
@@ -69,6 +68,8 @@ const BinaryKernels kWasmSimd = {
      ONNXWASM_FORMS(x8_f32_wasmsimd, kBinaryMul), ONNXWASM_FORMS(x8_f32_wasmsimd, kBinaryDiv)},
     {ONNXWASM_FORMS(x8_f16_wasmsimd, kBinaryAdd), ONNXWASM_FORMS(x8_f16_wasmsimd, kBinarySub),
      ONNXWASM_FORMS(x8_f16_wasmsimd, kBinaryMul), ONNXWASM_FORMS(x8_f16_wasmsimd, kBinaryDiv)},
+    x8_widen_wasmsimd,
+    x8_narrow_wasmsimd,
 };
 #undef ONNXWASM_FORMS
 

@@ -224,6 +224,7 @@ size_t real_inner(size_t n, const void* a, size_t sa, const void* b, size_t sb, 
   const T* x = static_cast<const T*>(a);
   const T* y = static_cast<const T*>(b);
   T* o = static_cast<T*>(out);
+  ONNXWASM_PLAIN_LOOP
   for (size_t i = 0; i < n; ++i) o[i] = real_apply<kOp>(x[i * sa], y[i * sb]);
   return kOk;
 }
@@ -233,6 +234,7 @@ size_t bf16_inner(size_t n, const void* a, size_t sa, const void* b, size_t sb, 
   const uint16_t* x = static_cast<const uint16_t*>(a);
   const uint16_t* y = static_cast<const uint16_t*>(b);
   uint16_t* o = static_cast<uint16_t*>(out);
+  ONNXWASM_PLAIN_LOOP
   for (size_t i = 0; i < n; ++i)
     o[i] = float_to_bfloat16(real_apply<kOp>(bfloat16_to_float(x[i * sa]), bfloat16_to_float(y[i * sb])));
   return kOk;
@@ -246,6 +248,7 @@ size_t wrap_inner(size_t n, const void* a, size_t sa, const void* b, size_t sb, 
   const U* x = static_cast<const U*>(a);
   const U* y = static_cast<const U*>(b);
   U* o = static_cast<U*>(out);
+  ONNXWASM_PLAIN_LOOP
   for (size_t i = 0; i < n; ++i) {
     const W p = x[i * sa], q = y[i * sb];
     o[i] = static_cast<U>(kOp == kBinaryAdd ? p + q : kOp == kBinarySub ? p - q : p * q);
@@ -258,6 +261,7 @@ size_t div_inner(size_t n, const void* a, size_t sa, const void* b, size_t sb, v
   const T* x = static_cast<const T*>(a);
   const T* y = static_cast<const T*>(b);
   T* o = static_cast<T*>(out);
+  ONNXWASM_PLAIN_LOOP
   for (size_t i = 0; i < n; ++i) {
     const T p = x[i * sa], q = y[i * sb];
     if (q == 0) return i;
@@ -269,8 +273,11 @@ size_t div_inner(size_t n, const void* a, size_t sa, const void* b, size_t sb, v
   return kOk;
 }
 
+// NOLINTNEXTLINE(bugprone-macro-parentheses): the arguments name templates and types
 #define ONNXWASM_OPS(fn) {fn<kBinaryAdd>, fn<kBinarySub>, fn<kBinaryMul>, fn<kBinaryDiv>}
+// NOLINTNEXTLINE(bugprone-macro-parentheses): the arguments name templates and types
 #define ONNXWASM_OPS_T(fn, T) {fn<T, kBinaryAdd>, fn<T, kBinarySub>, fn<T, kBinaryMul>, fn<T, kBinaryDiv>}
+// NOLINTNEXTLINE(bugprone-macro-parentheses): the arguments name templates and types
 #define ONNXWASM_INT_OPS(U, D) {wrap_inner<U, kBinaryAdd>, wrap_inner<U, kBinarySub>, wrap_inner<U, kBinaryMul>, div_inner<D>}
 
 InnerFn inner_fn(ElementType t, int op) {
@@ -301,19 +308,18 @@ InnerFn inner_fn(ElementType t, int op) {
 #undef ONNXWASM_OPS_T
 #undef ONNXWASM_INT_OPS
 
-// An integer element as text, for the Div error.
+// An integer element as text, for the Div error: its bytes (little-endian), sign-extended for the
+// signed types.
 std::string element_text(ElementType t, const uint8_t* p) {
   using E = ElementType;
-  switch (t) {
-    case E::Int8: return std::to_string(*reinterpret_cast<const int8_t*>(p));
-    case E::Uint8: return std::to_string(*p);
-    case E::Int16: return std::to_string(*reinterpret_cast<const int16_t*>(p));
-    case E::Uint16: return std::to_string(*reinterpret_cast<const uint16_t*>(p));
-    case E::Int32: return std::to_string(*reinterpret_cast<const int32_t*>(p));
-    case E::Uint32: return std::to_string(*reinterpret_cast<const uint32_t*>(p));
-    case E::Int64: return std::to_string(*reinterpret_cast<const int64_t*>(p));
-    default: return std::to_string(*reinterpret_cast<const uint64_t*>(p));
+  const int bits = element_bits(t);
+  uint64_t u = 0;
+  std::memcpy(&u, p, static_cast<size_t>(bits / 8));
+  if (t == E::Int8 || t == E::Int16 || t == E::Int32 || t == E::Int64) {
+    const int64_t s = bits == 64 ? static_cast<int64_t>(u) : static_cast<int64_t>(u << (64 - bits)) >> (64 - bits);
+    return std::to_string(s);
   }
+  return std::to_string(u);
 }
 
 ONNXWASM_COLD Status div_error(const OpVersion& v, const Tensor& a, int64_t ia, const Tensor& b, int64_t ib) {
@@ -446,12 +452,12 @@ Status run_arith(const OpVersion& v, const OpParams& p, const std::vector<const 
   for (const Dim& d : inferred[0].dims) out_dims.push_back(d.value);
   std::vector<int64_t> b_dims = b.dims;
   if (v.since < 7) {
-    // Inference checked the placement with these shapes; this reads it again.
-    size_t axis = 0;
-    bool all_ones = false;
-    ONNXWASM_RETURN_IF_ERROR(legacy_place(v, arith(p), ValueInfo::of_dims(a.type, a.dims), ValueInfo::of_dims(b.type, b.dims),
-                                          &axis, &all_ones));
-    b_dims = legacy_b_dims(a.dims.size(), b.dims, axis, all_ones);
+    // Inference (which runs before every run with new shapes) checked the placement: read it again.
+    const ArithParams& q = arith(p);
+    bool ones = b.dims.size() <= a.dims.size();
+    for (const int64_t d : b.dims) ones = ones && d == 1;
+    const size_t axis = q.axis_set ? static_cast<size_t>(q.axis) : a.dims.size() - b.dims.size();
+    if (q.broadcast) b_dims = legacy_b_dims(a.dims.size(), b.dims, axis, ones);
   }
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(a.type, out_dims, &result, /*zeroed=*/false));

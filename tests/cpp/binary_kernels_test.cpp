@@ -99,3 +99,27 @@ TEST_CASE("binary kernels: float16 computed in float and rounded to nearest even
             for (size_t i = offset + count; i < out.size(); ++i) REQUIRE(out[i] == 0xABCD);
           }
 }
+
+TEST_CASE("binary kernels: half widening and narrowing equal the scalar conversions at every count around the tiles") {
+  std::mt19937 rng(29);
+  std::vector<uint16_t> halves(300);
+  std::vector<float> floats(300);
+  for (size_t i = 0; i < halves.size(); ++i) {
+    halves[i] = static_cast<uint16_t>(rng());
+    floats[i] = i % 3 ? bits_float(static_cast<uint32_t>(rng())) : static_cast<float>(static_cast<int>(rng() % 200001) - 100000) / 1000.0f;
+  }
+  for (const BinaryKernels* k : kernel_sets())
+    for (size_t count = 0; count <= 40; ++count) {
+      INFO(k->target << " count " << count);
+      std::vector<float> wide(count + 2, 12345.0f);
+      std::vector<uint16_t> narrow(count + 2, 0xABCD);
+      k->widen(count, halves.data() + 1, wide.data());
+      k->narrow(count, floats.data() + 1, narrow.data());
+      for (size_t i = 0; i < count; ++i) {
+        REQUIRE(float_bits(wide[i]) == float_bits(half_to_float(halves[i + 1])));
+        REQUIRE(narrow[i] == float_to_half(floats[i + 1]));
+      }
+      CHECK(wide[count] == 12345.0f);
+      CHECK(narrow[count] == 0xABCD);
+    }
+}
