@@ -63,6 +63,8 @@ struct In {
                                         {"steps", "Tind", kIndexTypes, true, true}};
   // Range: three scalars of one type, whose values give the output's length.
   static constexpr InputSpec range[] = {{"start", "T", T, true}, {"limit", "T", T, true}, {"delta", "T", T, true}};
+  // Add, Sub, Mul, Div: two inputs of one type.
+  static constexpr InputSpec binary[] = {{"A", "T", T}, {"B", "T", T}};
 };
 
 constexpr AttrSpec kAxis[] = {{"axis", AttrKind::Int, false}};
@@ -88,6 +90,17 @@ constexpr TypeSet kRange11 = {E::Float, E::Double, E::Int16, E::Int32, E::Int64}
 constexpr TypeSet kRange27 = kRange11 | TypeSet{E::Float16, E::Bfloat16};
 // ConstantOfShape's input (T1); its output type (T2) is the attribute's, checked by its parse.
 constexpr InputSpec kConstantOfShapeInputs[] = {{"input", "T1", kInt64, true}};
+
+// Add, Sub, Mul and Div: floats at 1; the high-precision numeric types at 6 and 7; bfloat16 from
+// 13; every numeric type (int8, int16, uint8, uint16 too) from 14. 1 and 6 broadcast only when
+// asked (broadcast, axis); 1 also has the legacy consumed_inputs.
+constexpr TypeSet kArith6 = {E::Uint32, E::Uint64, E::Int32, E::Int64, E::Float16, E::Float, E::Double};
+constexpr TypeSet kArith13 = kArith6 | TypeSet{E::Bfloat16};
+constexpr TypeSet kArith14 = kArith13 | TypeSet{E::Uint8, E::Uint16, E::Int8, E::Int16};
+constexpr AttrSpec kArith1Attrs[] = {{"broadcast", AttrKind::Int, false},
+                                     {"consumed_inputs", AttrKind::Ints, false},
+                                     {"axis", AttrKind::Int, false}};
+constexpr AttrSpec kArith6Attrs[] = {{"broadcast", AttrKind::Int, false}, {"axis", AttrKind::Int, false}};
 
 // com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
 // type) and optional zero points (T1).
@@ -204,6 +217,7 @@ Span<OpVersion> op_versions() {
       {"", "GatherND", 11, 11, In<kClassic>::gather_nd, {}, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 11)},
       {"", "GatherND", 12, 12, In<kClassic>::gather_nd, kBatchDims, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 12)},
       {"", "GatherND", 13, kMaxOpset, In<kWithBf16>::gather_nd, kBatchDims, parse_gather_nd, infer_gather_nd, run_gather_nd, kNone, SPEC(GatherND, 13)},
+
       {"", "Slice", 1, 9, In<kClassic>::data, kSlice1Attrs, parse_slice, infer_slice_1, run_slice, kNone, SPEC(Slice, 1)},
       {"", "Slice", 10, 10, In<kClassic>::slice, {}, parse_slice, infer_slice_10, run_slice, kNone, SPEC(Slice, 10)},
       {"", "Slice", 11, 12, In<kClassic>::slice, {}, parse_slice, infer_slice_11, run_slice, kNone, SPEC(Slice, 11)},
@@ -218,6 +232,7 @@ Span<OpVersion> op_versions() {
       {"", "ConstantOfShape", 23, 23, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 23)},
       {"", "ConstantOfShape", 24, 24, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 24)},
       {"", "ConstantOfShape", 25, kMaxOpset, kConstantOfShapeInputs, kConstantValue, parse_constant_of_shape, infer_constant_of_shape, run_constant_of_shape, kNone, SPEC(ConstantOfShape, 25)},
+
       {"", "Cast", 1, 5, In<kCast1>::cast, kCast1Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 1)},
       {"", "Cast", 6, 8, In<kCast1>::cast, kCast6Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 6)},
       {"", "Cast", 9, 12, In<kCast9>::cast, kCast6Attrs, parse_cast, infer_cast, run_cast, kNone, SPEC(Cast, 9)},
@@ -234,6 +249,27 @@ Span<OpVersion> op_versions() {
       {"", "CastLike", 23, 23, In<kCast23>::cast_like, kCastLike19Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 23)},
       {"", "CastLike", 24, 24, In<kCast24>::cast_like, kCastLike24Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 24)},
       {"", "CastLike", 25, kMaxOpset, In<kCast25>::cast_like, kCastLike24Attrs, parse_cast_like, infer_cast_like, run_cast_like, kNone, SPEC(CastLike, 25)},
+
+      {"", "Add", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Add, 1)},
+      {"", "Add", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Add, 6)},
+      {"", "Add", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Add, 7)},
+      {"", "Add", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Add, 13)},
+      {"", "Add", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Add, 14)},
+      {"", "Sub", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Sub, 1)},
+      {"", "Sub", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Sub, 6)},
+      {"", "Sub", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Sub, 7)},
+      {"", "Sub", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Sub, 13)},
+      {"", "Sub", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Sub, 14)},
+      {"", "Mul", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Mul, 1)},
+      {"", "Mul", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Mul, 6)},
+      {"", "Mul", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Mul, 7)},
+      {"", "Mul", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Mul, 13)},
+      {"", "Mul", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Mul, 14)},
+      {"", "Div", 1, 5, In<kFloats>::binary, kArith1Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Div, 1)},
+      {"", "Div", 6, 6, In<kArith6>::binary, kArith6Attrs, parse_arith, infer_arith_1, run_arith, kNone, SPEC(Div, 6)},
+      {"", "Div", 7, 12, In<kArith6>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Div, 7)},
+      {"", "Div", 13, 13, In<kArith13>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Div, 13)},
+      {"", "Div", 14, kMaxOpset, In<kArith14>::binary, {}, parse_arith, infer_arith_7, run_arith, kNone, SPEC(Div, 14)},
   };
   return table;
 }

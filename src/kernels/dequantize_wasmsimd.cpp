@@ -4,6 +4,7 @@
 // in the same order, so the results are the same bits. Codes before the first whole byte and after
 // the last whole tile take the scalar kernel.
 #include "dequantize.h"
+#include "float16_wasmsimd.h"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -98,20 +99,6 @@ void x64_dequantize_u2_wasmsimd(size_t count, const uint8_t* packed, size_t firs
     store16_u8(wasm_i16x8_shuffle(f01, f23, 4, 12, 5, 13, 6, 14, 7, 15), z, s, out + 48);
   }
   scalar(count, packed, first, zero, scale, out);
-}
-
-// float_to_half (float16.h), four lanes at a time, as int32 lanes of the half's bits.
-inline v128_t half_bits4(v128_t f) {
-  v128_t base = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_abs(f), wasm_f32x4_splat(0x1.0p+112f)), wasm_f32x4_splat(0x1.0p-110f));
-  const v128_t shl1_w = wasm_i32x4_add(f, f);
-  const v128_t sign = wasm_v128_and(f, wasm_i32x4_splat(static_cast<int32_t>(0x80000000u)));
-  const v128_t bias = wasm_u32x4_max(wasm_v128_and(shl1_w, wasm_i32x4_splat(static_cast<int32_t>(0xFF000000u))),
-                                     wasm_i32x4_splat(0x71000000));
-  base = wasm_f32x4_add(wasm_i32x4_add(wasm_u32x4_shr(bias, 1), wasm_i32x4_splat(0x07800000)), base);
-  const v128_t nonsign = wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(base, 13), wasm_i32x4_splat(0x7C00)),
-                                        wasm_v128_and(base, wasm_i32x4_splat(0x0FFF)));
-  const v128_t nan = wasm_u32x4_gt(shl1_w, wasm_i32x4_splat(static_cast<int32_t>(0xFF000000u)));
-  return wasm_v128_or(wasm_u32x4_shr(sign, 16), wasm_v128_bitselect(wasm_i32x4_splat(0x7E00), nonsign, nan));
 }
 
 void x8_to_half_wasmsimd(size_t count, const float* in, uint16_t* out) {

@@ -133,4 +133,11 @@ Status infer_cast_like(const OpVersion&, const OpParams&, const std::vector<Valu
 Status run_cast_like(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                      std::vector<Tensor>*);
 
+// arith.cpp: Add, Sub, Mul and Div (legacy broadcast=1/axis at 1 and 6; numpy broadcasting from 7).
+Status parse_arith(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_arith_1(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_arith_7(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_arith(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
+                 std::vector<Tensor>*);
+
 }  // namespace onnxwasm
