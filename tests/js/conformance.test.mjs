@@ -1,6 +1,6 @@
 // ONNX's own backend tests for the ops of the registry that have them (the folders OUR_TESTS
 // names in tests/support/onnx-test-dir.mjs: Gather, Flatten, Reshape, Concat, Shape, Size,
-// Identity, Squeeze, Unsqueeze, and the PyTorch-exported Embedding, flatten and view models): each model run through InferenceSession, outputs compared byte for
+// Identity, Squeeze, Unsqueeze, DequantizeLinear, and the PyTorch-exported Embedding, flatten and view models): each model run through InferenceSession, outputs compared byte for
 // byte with its test_data_set outputs. Both suites must be present (set-up installs
 // libonnx-testdata); a missing suite fails rather than skips.
 import assert from 'node:assert/strict';

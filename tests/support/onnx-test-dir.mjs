@@ -11,7 +11,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // The ops this runtime covers, by test-folder name (gather_elements and gathernd are other ops;
 // test_identity_opt and test_identity_sequence take optional and sequence values, not tensors;
 // test_squeezenet is a model).
-export const OUR_TESTS = /^test_(gather_(?!elements|nd)|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$)/;
+export const OUR_TESTS = /^test_(gather_(?!elements|nd)|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|dequantizelinear|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$)/;
 
 // Where the suites are: ../shared/onnx-node-tests next to the repository (ONNX 1.22), and
 // Debian's libonnx-testdata (ONNX 1.12). ONNX_NODE_TESTS overrides the first.
