@@ -231,7 +231,7 @@ export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo 
 export interface OpVersion {
   /** '' for the default ONNX domain, else the domain ('com.microsoft'). */
   domain: string;
-  op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'GatherBlockQuantized';
+  op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'DequantizeLinear' | 'GatherBlockQuantized';
   /** The opset (of its domain) in which this version appeared. */
   since: number;
   /** The last opset it covers. */
