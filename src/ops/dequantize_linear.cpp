@@ -152,6 +152,7 @@ struct Run {
   NarrowFn narrow;  // float16/bfloat16 outputs
   Granularity g;
   int64_t axis_dim, inner, block_size, blocks;  // blocks: ceil(axis_dim / block_size)
+  bool scale_rows;  // runs of consecutive scales: see emit_scale_rows
   void* dst;
 };
 
@@ -186,13 +187,46 @@ void emit(const Run& r, size_t first, size_t count, int64_t s, float* scratch) {
   }
 }
 
-// Output elements [begin, end), in runs that share a scale.
+// `count` elements from `first` whose scales and zero points are s, s + 1, ...: per axis along
+// the last axis, blocked along any other. The codes are read as floats (the kernel with zero 0 and
+// scale 1: exact below 2^24, so not for int32), then (code - zero) * scale: the same bits as
+// float(code - zero) * scale, each difference exact in float.
+void emit_scale_rows(const Run& r, size_t first, size_t count, int64_t s, float* scratch) {
+  for (size_t done = 0; done < count;) {
+    const size_t n = std::min(kChunk, count - done);
+    float* buf = r.out_type == ElementType::Float ? static_cast<float*>(r.dst) + first + done : scratch;
+    r.dequantize(n, r.x, first + done, 0, 1.0f, buf);
+    const int64_t at = s + static_cast<int64_t>(done);
+    for (size_t k = 0; k < n; ++k) {
+      const int64_t j = at + static_cast<int64_t>(k);
+      buf[k] = (buf[k] - static_cast<float>(zero_at(r, j))) * scale_at(r, j);
+    }
+    if (buf == scratch) r.narrow(n, scratch, static_cast<uint16_t*>(r.dst) + first + done);
+    done += n;
+  }
+}
+
+// Output elements [begin, end), in runs that share a scale (or, with scale_rows, whose scales
+// follow one another).
 void dequantize_range(const Run& r, size_t begin, size_t end, float* scratch) {
   const size_t inner = static_cast<size_t>(r.inner), axis_dim = static_cast<size_t>(r.axis_dim);
   size_t i = begin;
   while (i < end) {
     size_t stop = end;
     int64_t s = 0;
+    if (r.scale_rows) {
+      if (r.g == Granularity::PerAxis) {   // inner 1: the row along the last axis
+        stop = std::min(end, (i / axis_dim + 1) * axis_dim);
+        s = static_cast<int64_t>(i % axis_dim);
+      } else {   // blocked, inner > 1: a row of the dims after the axis
+        const size_t row = i / inner, k = i % inner, o = row / axis_dim, a = row % axis_dim;
+        s = static_cast<int64_t>((o * static_cast<size_t>(r.blocks) + a / static_cast<size_t>(r.block_size)) * inner + k);
+        stop = std::min(end, (row + 1) * inner);
+      }
+      emit_scale_rows(r, i, stop - i, s, scratch);
+      i = stop;
+      continue;
+    }
     if (r.g == Granularity::PerAxis) {
       const size_t row = i / inner;  // outer * axis_dim + a
       stop = std::min(end, (row + 1) * inner);
@@ -201,7 +235,7 @@ void dequantize_range(const Run& r, size_t begin, size_t end, float* scratch) {
       const size_t row = i / inner, k = i % inner, o = row / axis_dim, a = row % axis_dim;
       const size_t b = a / static_cast<size_t>(r.block_size);
       s = static_cast<int64_t>((o * static_cast<size_t>(r.blocks) + b) * inner + k);
-      // Along the last axis (inner 1) a run is the rest of the block; else one element.
+      // Along the last axis (inner 1) a run is the rest of the block; else one element (int32).
       stop = inner == 1 ? std::min(end, o * axis_dim + std::min(axis_dim, (b + 1) * static_cast<size_t>(r.block_size)))
                         : i + 1;
     }
@@ -308,6 +342,7 @@ Status run_dequantize_linear(const OpVersion& v, const OpParams& params, const s
   r.block_size = p.block_size;
   r.blocks = p.block_size > 0 ? (r.axis_dim + p.block_size - 1) / p.block_size : 1;
   if (r.g == Granularity::PerTensor) r.inner = x.element_count();
+  r.scale_rows = xt->bits < 32 && ((r.g == Granularity::PerAxis && r.inner == 1) || (r.g == Granularity::Blocked && r.inner > 1));
 
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(r.out_type, x.dims, &result, /*zeroed=*/false));

@@ -196,6 +196,11 @@ TEST_CASE("DequantizeLinear: outputs equal the oracle's, bit for bit, at every v
       {"25: uint2 blocked, last axis (block 4)", 25, E::Uint2, {2, 22}, E::Float16, {2, 6}, true, 1, 4, N},
       {"25: int2 per axis 0", 25, E::Int2, {3, 13}, E::Float, {3}, true, 0, N, N},
       {"28: int8 per axis", 28, E::Int8, {2, 3}, E::Float, {3}, true, N, N, N},
+      {"21: int4 blocked on axis 0, rows longer than a chunk (2,048)", 21, E::Int4, {33, 2100}, E::Float16, {3, 2100}, true, 0, 16, N},
+      {"21: uint8 per axis along the last, rows longer than a chunk", 21, E::Uint8, {3, 2500}, E::Float, {2500}, true, -1, N, N},
+      {"21: int16 per axis along the last, bfloat16", 21, E::Int16, {3, 7}, E::Bfloat16, {7}, true, 1, N, N},
+      {"21: int32 per axis along the last (one element a run)", 21, E::Int32, {3, 7}, E::Float, {7}, true, 1, N, N},
+      {"21: int32 blocked on axis 0 (one element a run)", 21, E::Int32, {5, 3}, E::Float16, {2, 3}, true, 0, 4, N},
       {"empty x", 21, E::Uint8, {0, 4}, E::Float, {4}, true, 1, N, N},
       {"scalar x", 13, E::Int8, {}, E::Float, {}, true, N, N, N},
   };
