@@ -257,7 +257,7 @@ export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo 
 export interface OpVersion {
   /** '' for the default ONNX domain, else the domain ('com.microsoft'). */
   domain: string;
-  op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'Slice' | 'Range' | 'ConstantOfShape' | 'Cast' | 'CastLike' | 'GatherElements' | 'GatherND' | 'Add' | 'Sub' | 'Mul' | 'Div' | 'GatherBlockQuantized';
+  op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'Slice' | 'Range' | 'ConstantOfShape' | 'Cast' | 'CastLike' | 'GatherElements' | 'GatherND' | 'Add' | 'Sub' | 'Mul' | 'Div' | 'DequantizeLinear' | 'GatherBlockQuantized';
   /** The opset (of its domain) in which this version appeared. */
   since: number;
   /** The last opset it covers. */

@@ -1,8 +1,10 @@
-// Dequantization microkernels for quantized gathers (ops/gather_block_quantized.cpp): `count`
-// codes of a packed stream, from logical element `first`, that share one zero point and scale:
-// out[i] = float(code(first + i) - zero) * scale. Codes are packed lowest bits first (ONNX's
-// packing of int4/uint4, and MatMulNBits' of uint8 words of 2, 4 or 8-bit codes); s4 codes are
-// signed (int4), the others unsigned.
+// Dequantization microkernels of GatherBlockQuantized and DequantizeLinear
+// (ops/gather_block_quantized.cpp, ops/dequantize_linear.cpp): `count` codes of a packed stream,
+// from logical element `first`, that share one zero point and scale:
+// out[i] = float(code(first + i) - zero) * scale, the difference exact in int32 (onnxruntime's
+// order of operations). Sub-byte codes are packed lowest bits first (ONNX's packing of
+// int2/uint2/int4/uint4, and MatMulNBits' of uint8 words of 2, 4 or 8-bit codes); 16 and 32-bit
+// codes are little-endian. sN codes are signed, uN unsigned.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +18,7 @@ using NarrowFn = void (*)(size_t count, const float* in, uint16_t* out);
 struct DequantizeKernels {
   const char* target;
   DequantizeFn u2, u4, s4, u8;
+  DequantizeFn s2, s8, u16, s16, s32;
   NarrowFn to_half, to_bfloat16;
 };
 
@@ -26,6 +29,13 @@ const DequantizeKernels& dequantize_kernels_best();
 
 // The code at logical element i of a packed stream (the reference the kernels are tested against).
 inline int32_t packed_code(const uint8_t* packed, size_t i, int bits, bool is_signed) {
+  if (bits > 8) {   // 16 or 32 bits, little-endian
+    const uint8_t* p = packed + i * static_cast<size_t>(bits / 8);
+    uint32_t u = 0;
+    for (int k = 0; k < bits / 8; ++k) u |= static_cast<uint32_t>(p[k]) << (8 * k);
+    if (bits == 32) return static_cast<int32_t>(u);
+    return is_signed && u >= (1u << (bits - 1)) ? static_cast<int32_t>(u) - (1 << bits) : static_cast<int32_t>(u);
+  }
   const int per_byte = 8 / bits;
   const int shift = static_cast<int>(i % static_cast<size_t>(per_byte)) * bits;
   const int32_t u = (packed[i / static_cast<size_t>(per_byte)] >> shift) & ((1 << bits) - 1);

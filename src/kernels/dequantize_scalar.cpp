@@ -8,7 +8,12 @@ namespace {
 
 template <int kBits, bool kSigned>
 void dequantize(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
-  for (size_t i = 0; i < count; ++i) out[i] = static_cast<float>(packed_code(packed, first + i, kBits, kSigned) - zero) * scale;
+  // The difference wraps as int32 (wasm's i32.sub, the SIMD kernels' lanes): only int32 codes
+  // minus a zero point can leave int32's range.
+  for (size_t i = 0; i < count; ++i)
+    out[i] = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(packed_code(packed, first + i, kBits, kSigned)) -
+                                                     static_cast<uint32_t>(zero))) *
+             scale;
 }
 
 void to_half(size_t count, const float* in, uint16_t* out) {
@@ -19,8 +24,9 @@ void to_bfloat16(size_t count, const float* in, uint16_t* out) {
   for (size_t i = 0; i < count; ++i) out[i] = float_to_bfloat16(in[i]);
 }
 
-const DequantizeKernels kScalar = {"scalar", dequantize<2, false>, dequantize<4, false>, dequantize<4, true>,
-                                   dequantize<8, false>, to_half, to_bfloat16};
+const DequantizeKernels kScalar = {"scalar",           dequantize<2, false>, dequantize<4, false>, dequantize<4, true>,
+                                   dequantize<8, false>, dequantize<2, true>,  dequantize<8, true>,  dequantize<16, false>,
+                                   dequantize<16, true>, dequantize<32, true>, to_half,              to_bfloat16};
 
 }  // namespace
 

@@ -1,5 +1,5 @@
-// wasm SIMD dequantization microkernels (x32-dequantize-u4/s4-wasmsimd, x16-u8, x64-u2;
-// x4-to-half/to-bfloat16-wasmsimd). Each full tile of codes is widened to int32 lanes, the zero
+// wasm SIMD dequantization microkernels (x32-dequantize-u4/s4-wasmsimd, x16-u8/s8, x64-u2/s2,
+// x8-u16/s16, x4-s32; x8-to-half/to-bfloat16-wasmsimd). Each full tile of codes is widened to int32 lanes, the zero
 // point subtracted, converted to float and multiplied by the scale: the scalar kernels' operations
 // in the same order, so the results are the same bits. Codes before the first whole byte and after
 // the last whole tile take the scalar kernel.
@@ -67,16 +67,42 @@ void x32_dequantize_4_wasmsimd(size_t count, const uint8_t* packed, size_t first
 }
 
 // 8-bit codes, 16 a tile.
-void x16_dequantize_u8_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
+template <bool kSigned>
+void x16_dequantize_8_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
   const uint8_t* p = packed + first;
   const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale);
-  for (; count >= 16; count -= 16, p += 16, out += 16, first += 16) store16_u8(wasm_v128_load(p), z, s, out);
-  dequantize_kernels_scalar().u8(count, packed, first, zero, scale, out);
+  for (; count >= 16; count -= 16, p += 16, out += 16, first += 16) {
+    if (kSigned) store16_s8(wasm_v128_load(p), z, s, out);
+    else store16_u8(wasm_v128_load(p), z, s, out);
+  }
+  (kSigned ? dequantize_kernels_scalar().s8 : dequantize_kernels_scalar().u8)(count, packed, first, zero, scale, out);
+}
+
+// 16-bit codes, 8 a tile.
+template <bool kSigned>
+void x8_dequantize_16_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
+  const uint8_t* p = packed + first * 2;
+  const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale);
+  for (; count >= 8; count -= 8, p += 16, out += 8, first += 8) {
+    const v128_t v = wasm_v128_load(p);
+    store4(kSigned ? wasm_i32x4_extend_low_i16x8(v) : wasm_u32x4_extend_low_u16x8(v), z, s, out);
+    store4(kSigned ? wasm_i32x4_extend_high_i16x8(v) : wasm_u32x4_extend_high_u16x8(v), z, s, out + 4);
+  }
+  (kSigned ? dequantize_kernels_scalar().s16 : dequantize_kernels_scalar().u16)(count, packed, first, zero, scale, out);
+}
+
+// 32-bit signed codes, 4 a tile.
+void x4_dequantize_s32_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
+  const uint8_t* p = packed + first * 4;
+  const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale);
+  for (; count >= 4; count -= 4, p += 16, out += 4, first += 4) store4(wasm_v128_load(p), z, s, out);
+  dequantize_kernels_scalar().s32(count, packed, first, zero, scale, out);
 }
 
 // 2-bit codes, 64 a tile (16 bytes): bits 0-1 of each byte first, then 2-3, 4-5, 6-7.
-void x64_dequantize_u2_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
-  const DequantizeFn scalar = dequantize_kernels_scalar().u2;
+template <bool kSigned>
+void x64_dequantize_2_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out) {
+  const DequantizeFn scalar = kSigned ? dequantize_kernels_scalar().s2 : dequantize_kernels_scalar().u2;
   if (first & 3) {
     const size_t head = count < 4 - (first & 3) ? count : 4 - (first & 3);
     scalar(head, packed, first, zero, scale, out);
@@ -86,17 +112,25 @@ void x64_dequantize_u2_wasmsimd(size_t count, const uint8_t* packed, size_t firs
   const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale), mask = wasm_i8x16_splat(3);
   for (; count >= 64; count -= 64, p += 16, out += 64, first += 64) {
     const v128_t v = wasm_v128_load(p);
-    const v128_t c0 = wasm_v128_and(v, mask), c1 = wasm_v128_and(wasm_u8x16_shr(v, 2), mask);
-    const v128_t c2 = wasm_v128_and(wasm_u8x16_shr(v, 4), mask), c3 = wasm_u8x16_shr(v, 6);
+    v128_t c0 = wasm_v128_and(v, mask), c1 = wasm_v128_and(wasm_u8x16_shr(v, 2), mask);
+    v128_t c2 = wasm_v128_and(wasm_u8x16_shr(v, 4), mask), c3 = wasm_u8x16_shr(v, 6);
+    if (kSigned) {   // codes 2 and 3 are -2 and -1: (x ^ 2) - 2
+      const v128_t two = wasm_i8x16_splat(2);
+      c0 = wasm_i8x16_sub(wasm_v128_xor(c0, two), two);
+      c1 = wasm_i8x16_sub(wasm_v128_xor(c1, two), two);
+      c2 = wasm_i8x16_sub(wasm_v128_xor(c2, two), two);
+      c3 = wasm_i8x16_sub(wasm_v128_xor(c3, two), two);
+    }
     // Byte k holds codes 4k..4k+3: interleave (c0, c1) and (c2, c3) by bytes, then those by pairs.
     const v128_t e01 = wasm_i8x16_shuffle(c0, c1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
     const v128_t f01 = wasm_i8x16_shuffle(c0, c1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
     const v128_t e23 = wasm_i8x16_shuffle(c2, c3, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
     const v128_t f23 = wasm_i8x16_shuffle(c2, c3, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    store16_u8(wasm_i16x8_shuffle(e01, e23, 0, 8, 1, 9, 2, 10, 3, 11), z, s, out);
-    store16_u8(wasm_i16x8_shuffle(e01, e23, 4, 12, 5, 13, 6, 14, 7, 15), z, s, out + 16);
-    store16_u8(wasm_i16x8_shuffle(f01, f23, 0, 8, 1, 9, 2, 10, 3, 11), z, s, out + 32);
-    store16_u8(wasm_i16x8_shuffle(f01, f23, 4, 12, 5, 13, 6, 14, 7, 15), z, s, out + 48);
+    const auto store16 = kSigned ? store16_s8 : store16_u8;
+    store16(wasm_i16x8_shuffle(e01, e23, 0, 8, 1, 9, 2, 10, 3, 11), z, s, out);
+    store16(wasm_i16x8_shuffle(e01, e23, 4, 12, 5, 13, 6, 14, 7, 15), z, s, out + 16);
+    store16(wasm_i16x8_shuffle(f01, f23, 0, 8, 1, 9, 2, 10, 3, 11), z, s, out + 32);
+    store16(wasm_i16x8_shuffle(f01, f23, 4, 12, 5, 13, 6, 14, 7, 15), z, s, out + 48);
   }
   scalar(count, packed, first, zero, scale, out);
 }
@@ -124,10 +158,15 @@ void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
 
 const DequantizeKernels kWasmSimd = {
     "wasmsimd",
-    x64_dequantize_u2_wasmsimd,
+    x64_dequantize_2_wasmsimd<false>,
     x32_dequantize_4_wasmsimd<false>,
     x32_dequantize_4_wasmsimd<true>,
-    x16_dequantize_u8_wasmsimd,
+    x16_dequantize_8_wasmsimd<false>,
+    x64_dequantize_2_wasmsimd<true>,
+    x16_dequantize_8_wasmsimd<true>,
+    x8_dequantize_16_wasmsimd<false>,
+    x8_dequantize_16_wasmsimd<true>,
+    x4_dequantize_s32_wasmsimd,
     x8_to_half_wasmsimd,
     x8_to_bfloat16_wasmsimd,
 };

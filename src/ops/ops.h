@@ -83,6 +83,16 @@ Status run_gather_block_quantized(const OpVersion&, const OpParams&, const std::
 Status plan_gather_block_quantized_rows(const OpVersion&, const OpParams&, const std::vector<int64_t>& data_dims,
                                         const Tensor& indices, Tensor* remapped, Tensor* rows);
 
+// dequantize_linear.cpp: DequantizeLinear-10 (per tensor), -13 (per axis), -19 (x_scale's type
+// out), -21 (blocked), -23, -24 and -25 (output_dtype).
+Status parse_dequantize_linear(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
+Status infer_dequantize_linear_10(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_dequantize_linear_13(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_dequantize_linear_19(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status infer_dequantize_linear_23(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
+Status run_dequantize_linear(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&,
+                             const std::vector<ValueInfo>&, std::vector<Tensor>*);
+
 // concat.cpp: Concat-1, -4, -11 and -13 (axis optional in 1, negative from 11).
 Status parse_concat(const OpVersion&, const Attributes&, std::unique_ptr<OpParams>*);
 Status infer_concat(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);

@@ -1,9 +1,10 @@
 // Dequantization microkernels of src/kernels/dequantize.h, tested XNNPACK style: each kernel set
 // (scalar, and wasmsimd in the wasm build) against a naive reference written here, at the tile
 // edges: every start code within a byte and beyond (first 0..9) and every count from 0 past two
-// tiles of each width (32 codes of 4 bits, 64 of 2, 16 of 8), with canaries after the output; and
-// the half and bfloat16 narrowings against the scalar conversions on special values and random
-// bit patterns. Natively there are no SIMD kernels (a WARN); the wasm build REQUIREs them.
+// tiles of each width (64 codes of 2 bits, 32 of 4, 16 of 8, 8 of 16, 4 of 32; signed and
+// unsigned), with canaries after the output; and the half and bfloat16 narrowings against the
+// scalar conversions on special values and random bit patterns. Natively there are no SIMD
+// kernels (a WARN); the wasm build REQUIREs them.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -33,6 +34,15 @@ std::vector<const DequantizeKernels*> kernel_sets() {
 }
 
 int32_t naive_code(const std::vector<uint8_t>& b, size_t i, int bits, bool is_signed) {
+  if (bits == 32) {
+    int32_t v = 0;
+    std::memcpy(&v, &b[i * 4], 4);
+    return v;
+  }
+  if (bits == 16) {
+    const uint32_t u = b[i * 2] | static_cast<uint32_t>(b[i * 2 + 1]) << 8;
+    return is_signed && u >> 15 ? static_cast<int32_t>(u) - 65536 : static_cast<int32_t>(u);
+  }
   uint32_t word = b[i * static_cast<size_t>(bits) / 8];
   const uint32_t u = (word >> (i * static_cast<size_t>(bits) % 8)) & ((1u << bits) - 1);
   return is_signed && u >> (bits - 1) ? static_cast<int32_t>(u) - (1 << bits) : static_cast<int32_t>(u);
@@ -42,7 +52,7 @@ int32_t naive_code(const std::vector<uint8_t>& b, size_t i, int bits, bool is_si
 
 TEST_CASE("dequantize kernels: every start and count at the tile edges, bit for bit, nothing written past the end") {
   std::mt19937 rng(11);
-  std::vector<uint8_t> packed(200);
+  std::vector<uint8_t> packed(800);   // 150 codes of 32 bits
   for (uint8_t& b : packed) b = static_cast<uint8_t>(rng());
   struct Variant {
     const char* name;
@@ -50,10 +60,11 @@ TEST_CASE("dequantize kernels: every start and count at the tile edges, bit for 
     bool is_signed;
     DequantizeFn DequantizeKernels::*fn;
   };
-  const Variant variants[] = {{"u2", 2, false, &DequantizeKernels::u2},
-                              {"u4", 4, false, &DequantizeKernels::u4},
-                              {"s4", 4, true, &DequantizeKernels::s4},
-                              {"u8", 8, false, &DequantizeKernels::u8}};
+  const Variant variants[] = {{"u2", 2, false, &DequantizeKernels::u2},   {"s2", 2, true, &DequantizeKernels::s2},
+                              {"u4", 4, false, &DequantizeKernels::u4},   {"s4", 4, true, &DequantizeKernels::s4},
+                              {"u8", 8, false, &DequantizeKernels::u8},   {"s8", 8, true, &DequantizeKernels::s8},
+                              {"u16", 16, false, &DequantizeKernels::u16}, {"s16", 16, true, &DequantizeKernels::s16},
+                              {"s32", 32, true, &DequantizeKernels::s32}};
   for (const DequantizeKernels* k : kernel_sets()) {
     for (const Variant& v : variants) {
       for (size_t first = 0; first < 10; ++first) {
@@ -64,7 +75,9 @@ TEST_CASE("dequantize kernels: every start and count at the tile edges, bit for 
           std::vector<float> out(count + 4, 12345.0f);
           (k->*v.fn)(count, packed.data(), first, zero, scale, out.data());
           for (size_t i = 0; i < count; ++i) {
-            const float want = static_cast<float>(naive_code(packed, first + i, v.bits, v.is_signed) - zero) * scale;
+            // int32 codes minus the zero point wrap (two's complement), as wasm's i32.sub.
+            const int64_t d = static_cast<int64_t>(naive_code(packed, first + i, v.bits, v.is_signed)) - zero;
+            const float want = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(d))) * scale;
             REQUIRE(float_bits(out[i]) == float_bits(want));
           }
           for (size_t i = count; i < out.size(); ++i) REQUIRE(out[i] == 12345.0f);

@@ -1,6 +1,6 @@
 // ONNX's own backend tests for the ops of the registry that have them (the folders OUR_TESTS
 // names in tests/support/onnx-test-dir.mjs: Gather, GatherElements, GatherND, Flatten, Reshape,
-// Concat, Shape, Size, Identity, Squeeze, Unsqueeze, Slice, Range, ConstantOfShape, Cast, CastLike, Add, Sub, Mul, Div, and the PyTorch-exported Embedding, flatten, view and add models): each model run through InferenceSession, outputs compared byte for
+// Concat, Shape, Size, Identity, Squeeze, Unsqueeze, Slice, Range, ConstantOfShape, Cast, CastLike, Add, Sub, Mul, Div, DequantizeLinear, and the PyTorch-exported Embedding, flatten, view and add models): each model run through InferenceSession, outputs compared byte for
 // byte with its test_data_set outputs (the folders SKIPPED names are listed as skipped, with why). Both suites must be present (set-up installs
 // libonnx-testdata); a missing suite fails rather than skips.
 import assert from 'node:assert/strict';

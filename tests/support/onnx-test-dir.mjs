@@ -12,7 +12,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // test_gather_elements_*, test_gathernd_* GatherND's; test_identity_opt and test_identity_sequence
 // take optional and sequence values, not tensors; test_squeezenet is a model; the
 // test_range_*_expanded folders run Range's function body, a Loop).
-export const OUR_TESTS = /^test_(gather_|gathernd_|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$|slice($|_)|range_(?!.*_expanded$)|constantofshape_|cast_|castlike_|(add|sub|mul|div)($|_)|operator_add(_broadcast|_size1_broadcast|_size1_right_broadcast|_size1_singleton_broadcast|constant)$)/;
+export const OUR_TESTS = /^test_(gather_|gathernd_|flatten|reshape|concat_|shape($|_)|size($|_)|identity$|squeeze($|_)|unsqueeze_|Embedding|operator_flatten$|operator_view$|slice($|_)|range_(?!.*_expanded$)|constantofshape_|cast_|castlike_|dequantizelinear|(add|sub|mul|div)($|_)|operator_add(_broadcast|_size1_broadcast|_size1_right_broadcast|_size1_singleton_broadcast|constant)$)/;
 
 // Folders of our ops that are listed but skipped, with the reason (each checked by hand against
 // the test data; the suite is ONNX 1.12's):
