@@ -116,20 +116,21 @@ constexpr AttrSpec kGbqAttrs[] = {{"gather_axis", AttrKind::Int, false},
                                   {"block_size", AttrKind::Int, false},
                                   {"bits", AttrKind::Int, false}};
 
-// DequantizeLinear: x and x_zero_point (T, T1), x_scale (float; T2 from 19), per version. The
-// float8 types (T1 from 19), float4e2m1 (23) and a float8e8m0 x_scale (T2 from 24) are left out
-// until their decoders (kernels/minifloat.h) land: ops/dequantize_linear.cpp's kXTypes and
-// scale_at then take them, and these lists add kFloat8, Float4e2m1 and Float8e8m0.
+// DequantizeLinear: x and x_zero_point (T, T1), x_scale (float; T2 from 19), per version: float8
+// x from 19, float4e2m1 from 23, a float8e8m0 x_scale from 24.
 constexpr TypeSet kDqlX10 = {E::Int8, E::Uint8, E::Int32};
-constexpr TypeSet kDqlX21 = kDqlX10 | TypeSet{E::Int16, E::Uint16, E::Int4, E::Uint4};
-constexpr TypeSet kDqlX25 = kDqlX21 | TypeSet{E::Int2, E::Uint2};
+constexpr TypeSet kDqlX19 = kDqlX10 | kFloat8;
+constexpr TypeSet kDqlX21 = kDqlX19 | TypeSet{E::Int16, E::Uint16, E::Int4, E::Uint4};
+constexpr TypeSet kDqlX23 = kDqlX21 | TypeSet{E::Float4e2m1};
+constexpr TypeSet kDqlX25 = kDqlX23 | TypeSet{E::Int2, E::Uint2};
 constexpr TypeSet kDqlScales = {E::Float, E::Float16, E::Bfloat16};
+constexpr TypeSet kDqlScales24 = kDqlScales | TypeSet{E::Float8e8m0};
 constexpr InputSpec kDqlInputs10[] = {
     {"x", "T", kDqlX10}, {"x_scale", "tensor(float)", {E::Float}}, {"x_zero_point", "T", kDqlX10, false, true}};
-template <const TypeSet& X>
+template <const TypeSet& X, const TypeSet& S = kDqlScales>
 struct DqlIn {
   static constexpr InputSpec inputs[] = {
-      {"x", "T1", X}, {"x_scale", "T2", kDqlScales}, {"x_zero_point", "T1", X, false, true}};
+      {"x", "T1", X}, {"x_scale", "T2", S}, {"x_zero_point", "T1", X, false, true}};
 };
 constexpr AttrSpec kDqlAttrs13[] = {{"axis", AttrKind::Int, false}};
 constexpr AttrSpec kDqlAttrs21[] = {{"axis", AttrKind::Int, false}, {"block_size", AttrKind::Int, false}};
@@ -293,11 +294,11 @@ Span<OpVersion> op_versions() {
 
       {"", "DequantizeLinear", 10, 12, kDqlInputs10, {}, parse_dequantize_linear, infer_dequantize_linear_10, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 10)},
       {"", "DequantizeLinear", 13, 18, kDqlInputs10, kDqlAttrs13, parse_dequantize_linear, infer_dequantize_linear_13, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 13)},
-      {"", "DequantizeLinear", 19, 20, DqlIn<kDqlX10>::inputs, kDqlAttrs13, parse_dequantize_linear, infer_dequantize_linear_19, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 19)},
+      {"", "DequantizeLinear", 19, 20, DqlIn<kDqlX19>::inputs, kDqlAttrs13, parse_dequantize_linear, infer_dequantize_linear_19, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 19)},
       {"", "DequantizeLinear", 21, 22, DqlIn<kDqlX21>::inputs, kDqlAttrs21, parse_dequantize_linear, infer_dequantize_linear_19, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 21)},
-      {"", "DequantizeLinear", 23, 23, DqlIn<kDqlX21>::inputs, kDqlAttrs23, parse_dequantize_linear, infer_dequantize_linear_23, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 23)},
-      {"", "DequantizeLinear", 24, 24, DqlIn<kDqlX21>::inputs, kDqlAttrs23, parse_dequantize_linear, infer_dequantize_linear_23, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 24)},
-      {"", "DequantizeLinear", 25, kMaxOpset, DqlIn<kDqlX25>::inputs, kDqlAttrs23, parse_dequantize_linear, infer_dequantize_linear_23, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 25)},
+      {"", "DequantizeLinear", 23, 23, DqlIn<kDqlX23>::inputs, kDqlAttrs23, parse_dequantize_linear, infer_dequantize_linear_23, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 23)},
+      {"", "DequantizeLinear", 24, 24, DqlIn<kDqlX23, kDqlScales24>::inputs, kDqlAttrs23, parse_dequantize_linear, infer_dequantize_linear_23, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 24)},
+      {"", "DequantizeLinear", 25, kMaxOpset, DqlIn<kDqlX25, kDqlScales24>::inputs, kDqlAttrs23, parse_dequantize_linear, infer_dequantize_linear_23, run_dequantize_linear, kNone, SPEC(DequantizeLinear, 25)},
   };
   return table;
 }

@@ -10,6 +10,9 @@
 //   "is supposed to be 0"; onnxruntime 1.30 and ONNX's reference implementation subtract it all
 //   the same (the difference wrapping as int32), and so does this.
 // - y: x's shape; float (10, 13), x_scale's type (19, 21), output_dtype when given (23 and later).
+// - float8 (19) and float4e2m1 (23) x: y = float(x) * x_scale, as onnxruntime computes it; their
+//   zero point, when given, must be 0 (onnxruntime's rule). A float8e8m0 x_scale (24) is 2^(code -
+//   127); the output type is then output_dtype's, which must be given.
 // The types x may have are rows of kXTypes below, one decode kernel each.
 #include <algorithm>
 #include <cstdlib>
@@ -17,6 +20,7 @@
 
 #include "../kernels/dequantize.h"
 #include "../kernels/float16.h"
+#include "../kernels/minifloat.h"
 #include "../parallel.h"
 #include "ops.h"
 
@@ -29,15 +33,15 @@ struct DqlParams : OpParams {
   ElementType output_type = ElementType::Undefined;  // output_dtype; Undefined: x_scale's type
 };
 
-// How x's elements are decoded: one row per type x may have. The float8 types (19) and
-// float4e2m1 (23) take a row here once their decoders (kernels/minifloat.h) exist, a kernel of
-// the DequantizeFn shape that decodes and multiplies (and onnxruntime's check that their zero
-// points are 0); until then the registry does not list them: a typed "does not allow" error.
+// How x's elements are decoded: one row per type x may have. Integer types have a kernel that
+// decodes and multiplies; float8 and float4e2m1 (kernel null) decode through a table of their
+// codes' values (kernels/minifloat.h).
 struct XType {
   ElementType type;
   int bits;
   bool is_signed;
   DequantizeFn DequantizeKernels::*kernel;
+  MiniFloat mini = MiniFloat::E4M3FN;  // when kernel is null
 };
 
 constexpr XType kXTypes[] = {
@@ -46,7 +50,26 @@ constexpr XType kXTypes[] = {
     {ElementType::Int32, 32, true, &DequantizeKernels::s32},  {ElementType::Int4, 4, true, &DequantizeKernels::s4},
     {ElementType::Uint4, 4, false, &DequantizeKernels::u4},   {ElementType::Int2, 2, true, &DequantizeKernels::s2},
     {ElementType::Uint2, 2, false, &DequantizeKernels::u2},
+    {ElementType::Float8e4m3fn, 8, false, nullptr, MiniFloat::E4M3FN},
+    {ElementType::Float8e4m3fnuz, 8, false, nullptr, MiniFloat::E4M3FNUZ},
+    {ElementType::Float8e5m2, 8, false, nullptr, MiniFloat::E5M2},
+    {ElementType::Float8e5m2fnuz, 8, false, nullptr, MiniFloat::E5M2FNUZ},
+    {ElementType::Float4e2m1, 4, false, nullptr, MiniFloat::E2M1},
 };
+
+// The value of every code of a minifloat type (256 for float8, 16 for float4), made once.
+const float* minifloat_values(MiniFloat k) {
+  struct Tables {
+    float values[5][256];
+    Tables() {
+      for (int t = 0; t < 5; ++t)
+        for (int c = 0; c < 256; ++c)
+          values[t][c] = minifloat_to_float(static_cast<uint8_t>(c), static_cast<MiniFloat>(t));
+    }
+  };
+  static const Tables tables;
+  return tables.values[static_cast<int>(k)];
+}
 
 const XType* x_type_of(ElementType t) {
   for (const XType& x : kXTypes)
@@ -148,7 +171,8 @@ struct Run {
   const uint8_t* zero;  // null: 0
   ElementType scale_type, out_type;
   const XType* xt;
-  DequantizeFn dequantize;
+  DequantizeFn dequantize;    // null for a minifloat x: mini_values then
+  const float* mini_values;
   NarrowFn narrow;  // float16/bfloat16 outputs
   Granularity g;
   int64_t axis_dim, inner, block_size, blocks;  // blocks: ceil(axis_dim / block_size)
@@ -160,12 +184,25 @@ float scale_at(const Run& r, int64_t i) {
   switch (r.scale_type) {
     case ElementType::Float16: return half_to_float(static_cast<const uint16_t*>(r.scale)[i]);
     case ElementType::Bfloat16: return bfloat16_to_float(static_cast<const uint16_t*>(r.scale)[i]);
+    case ElementType::Float8e8m0: return e8m0_to_float(static_cast<const uint8_t*>(r.scale)[i]);
     default: return static_cast<const float*>(r.scale)[i];
   }
 }
 
 int32_t zero_at(const Run& r, int64_t i) {
-  return r.zero ? packed_code(r.zero, static_cast<size_t>(i), r.xt->bits, r.xt->is_signed) : 0;
+  // (a minifloat x's zero point is 0: checked before the run)
+  return r.zero && r.xt->kernel ? packed_code(r.zero, static_cast<size_t>(i), r.xt->bits, r.xt->is_signed) : 0;
+}
+
+// `count` elements of x from `first`, (x - zero) * scale, into `out`: the type's kernel, or for a
+// minifloat x its codes' values times the scale.
+void decode(const Run& r, size_t count, size_t first, int32_t zero, float scale, float* out) {
+  if (r.dequantize) {
+    r.dequantize(count, r.x, first, zero, scale, out);
+    return;
+  }
+  for (size_t k = 0; k < count; ++k)
+    out[k] = r.mini_values[packed_code(r.x, first + k, r.xt->bits, false)] * scale;
 }
 
 // Floats of scratch a part narrows at a time (float16/bfloat16 outputs).
@@ -176,12 +213,12 @@ void emit(const Run& r, size_t first, size_t count, int64_t s, float* scratch) {
   const int32_t zero = zero_at(r, s);
   const float scale = scale_at(r, s);
   if (r.out_type == ElementType::Float) {
-    r.dequantize(count, r.x, first, zero, scale, static_cast<float*>(r.dst) + first);
+    decode(r, count, first, zero, scale, static_cast<float*>(r.dst) + first);
     return;
   }
   for (size_t done = 0; done < count;) {
     const size_t n = std::min(kChunk, count - done);
-    r.dequantize(n, r.x, first + done, zero, scale, scratch);
+    decode(r, n, first + done, zero, scale, scratch);
     r.narrow(n, scratch, static_cast<uint16_t*>(r.dst) + first + done);
     done += n;
   }
@@ -195,7 +232,7 @@ void emit_scale_rows(const Run& r, size_t first, size_t count, int64_t s, float*
   for (size_t done = 0; done < count;) {
     const size_t n = std::min(kChunk, count - done);
     float* buf = r.out_type == ElementType::Float ? static_cast<float*>(r.dst) + first + done : scratch;
-    r.dequantize(n, r.x, first + done, 0, 1.0f, buf);
+    decode(r, n, first + done, 0, 1.0f, buf);
     const int64_t at = s + static_cast<int64_t>(done);
     for (size_t k = 0; k < n; ++k) {
       const int64_t j = at + static_cast<int64_t>(k);
@@ -303,6 +340,9 @@ Status infer_dequantize_linear_19(const OpVersion& v, const OpParams& p, const s
 Status infer_dequantize_linear_23(const OpVersion& v, const OpParams& params, const std::vector<ValueInfo>& in,
                                   std::vector<ValueInfo>* out) {
   const DqlParams& p = static_cast<const DqlParams&>(params);
+  if (p.output_type == ElementType::Undefined && in[1].type == ElementType::Float8e8m0)
+    return ONNXWASM_ERROR(StatusCode::Attribute, v.label() + ": x_scale is tensor(float8e8m0), which is no output type: " +
+                                                 "output_dtype (float, float16 or bfloat16) is required");
   return infer_common(v, p, in, true, p.output_type != ElementType::Undefined ? p.output_type : in[1].type, out);
 }
 
@@ -324,7 +364,17 @@ Status run_dequantize_linear(const OpVersion& v, const OpParams& params, const s
   r.out_type = inferred[0].type;
   r.xt = xt;
   const DequantizeKernels& k = dequantize_kernels_best();
-  r.dequantize = k.*(xt->kernel);
+  r.dequantize = xt->kernel ? k.*(xt->kernel) : nullptr;
+  r.mini_values = xt->kernel ? nullptr : minifloat_values(xt->mini);
+  if (!xt->kernel && zero) {
+    // onnxruntime's rule for float8 (and float4) x: no zero point, or zero points all 0.
+    const size_t n = static_cast<size_t>(zero->element_count());
+    for (size_t i = 0; i < n; ++i)
+      if (r.mini_values[packed_code(zero->buffer->data(), i, xt->bits, false)] != 0.0f)
+        return ONNXWASM_ERROR(StatusCode::InvalidArgument, v.label() + ": x_zero_point element " + std::to_string(i) +
+                                                           " is not 0; for x of type " + onnx_name(x.type) +
+                                                           " the zero point must be 0");
+  }
   r.narrow = r.out_type == ElementType::Float16 ? k.to_half : k.to_bfloat16;
 
   // The shapes were checked by inference (run follows it); this reads the granularity.

@@ -6,11 +6,13 @@
 // symbolic dims), and the refusals with their messages.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
 
 #include "src/kernels/float16.h"
+#include "src/kernels/minifloat.h"
 #include "src/parallel.h"
 #include "src/runtime.h"
 #include "tests/cpp/table_values.h"
@@ -290,8 +292,14 @@ TEST_CASE("DequantizeLinear: refused inputs and attributes, with the rule each b
       {"23: output_dtype int8", 23, E::Int8, {2}, E::Float, {}, U, {}, {{"output_dtype", 3}}, StatusCode::Attribute,
        "DequantizeLinear-23: output_dtype 3 (int8) is not allowed; it must be 0 (x_scale's type), 1 (float), 10 (float16) or 16 (bfloat16)"},
       {"23: int2 x", 23, E::Int2, {4}, E::Float, {}, U, {}, {}, StatusCode::Type, "(tensor(int2) needs opset 25 or later)"},
-      {"25: a float8 x (no decoder yet)", 25, E::Float8e4m3fn, {4}, E::Float, {}, U, {}, {}, StatusCode::Type,
-       "input 0 ('x') has type tensor(float8e4m3fn), which DequantizeLinear-25 does not allow"},
+      {"13: a float8 x", 13, E::Float8e4m3fn, {4}, E::Float, {}, U, {}, {}, StatusCode::Type,
+       "(tensor(float8e4m3fn) needs opset 19 or later)"},
+      {"21: a float4e2m1 x", 21, E::Float4e2m1, {4}, E::Float, {}, U, {}, {}, StatusCode::Type,
+       "(tensor(float4e2m1) needs opset 23 or later)"},
+      {"23: a float8e8m0 scale", 23, E::Int8, {4}, E::Float8e8m0, {}, U, {}, {}, StatusCode::Type,
+       "(tensor(float8e8m0) needs opset 24 or later)"},
+      {"24: a float8e8m0 scale without output_dtype", 24, E::Int8, {4}, E::Float8e8m0, {}, U, {}, {}, StatusCode::Attribute,
+       "DequantizeLinear-24: x_scale is tensor(float8e8m0), which is no output type: output_dtype (float, float16 or bfloat16) is required"},
       {"9: no version", 9, E::Uint8, {4}, E::Float, {}, U, {}, {}, StatusCode::Opset, "DequantizeLinear: no version is defined at opset 9"},
   };
   for (const Bad& b : cases) {
@@ -309,4 +317,67 @@ TEST_CASE("DequantizeLinear: refused inputs and attributes, with the rule each b
     CHECK(s.message().find(b.message) != std::string::npos);
     CHECK(out.empty());
   }
+}
+
+TEST_CASE("DequantizeLinear: float8 (19) and float4e2m1 (23) x, every code times its scale; float8e8m0 scales (24)") {
+  // The oracle of a code's value: minifloat_to_float (kernels/minifloat.h, checked on every code
+  // against the spec's tables in minifloat_test.cpp); y = value * scale, as onnxruntime computes it.
+  struct Form {
+    E type;
+    MiniFloat kind;
+    int bits, opset;
+  };
+  const Form forms[] = {{E::Float8e4m3fn, MiniFloat::E4M3FN, 8, 19},   {E::Float8e4m3fnuz, MiniFloat::E4M3FNUZ, 8, 19},
+                        {E::Float8e5m2, MiniFloat::E5M2, 8, 21},       {E::Float8e5m2fnuz, MiniFloat::E5M2FNUZ, 8, 25},
+                        {E::Float4e2m1, MiniFloat::E2M1, 4, 23}};
+  const float scales[2] = {0.5f, -3.0f};
+  for (const Form& f : forms) {
+    INFO(onnx_name(f.type));
+    const int codes = 1 << f.bits;
+    // Every code in each of 2 rows, one scale a row (per axis 0), then the float16 output of the same.
+    Tensor x = make(f.type, {2, codes}), scale = make(E::Float, {2});
+    for (int i = 0; i < 2 * codes; ++i) {
+      const int code = i % codes;
+      if (f.bits == 8) x.buffer->data()[i] = static_cast<uint8_t>(code);
+      else x.buffer->data()[i / 2] |= static_cast<uint8_t>(code << (4 * (i % 2)));
+    }
+    std::memcpy(scale.buffer->data(), scales, sizeof scales);
+    std::vector<Tensor> out;
+    REQUIRE(run_node("DequantizeLinear", f.opset, Attributes({Int("axis", 0)}), {&x, &scale}, &out).is_ok());
+    REQUIRE(out[0].type == E::Float);
+    const float* y = reinterpret_cast<const float*>(out[0].buffer->data());
+    for (int i = 0; i < 2 * codes; ++i) {
+      const float want = minifloat_to_float(static_cast<uint8_t>(i % codes), f.kind) * scales[i / codes];
+      INFO("code " << i % codes << " row " << i / codes);
+      if (std::isnan(want)) CHECK(std::isnan(y[i]));
+      else CHECK(float_bits(y[i]) == float_bits(want));
+    }
+    // A zero point of 0 is accepted (the same output); one that is not is refused, naming it.
+    const std::vector<uint8_t> first(out[0].buffer->data(), out[0].buffer->data() + 4 * 2 * codes);
+    Tensor zero = make(f.type, {2});
+    out.clear();
+    REQUIRE(run_node("DequantizeLinear", f.opset, Attributes({Int("axis", 0)}), {&x, &scale, &zero}, &out).is_ok());
+    CHECK(std::memcmp(out[0].buffer->data(), first.data(), first.size()) == 0);
+    // Element 1 non-zero: 0x38 (1.0 in E4M3FN, non-zero in the other float8 kinds), or the high
+    // nibble 2 (1.0 in E2M1).
+    if (f.bits == 8) zero.buffer->data()[1] = 0x38;
+    else zero.buffer->data()[0] = 0x20;
+    out.clear();
+    const Status s = run_node("DequantizeLinear", f.opset, Attributes({Int("axis", 0)}), {&x, &scale, &zero}, &out);
+    CHECK(s.code() == StatusCode::InvalidArgument);
+    CHECK(s.message().find("x_zero_point element 1 is not 0") != std::string::npos);
+    CHECK(out.empty());
+  }
+  // A float8e8m0 scale: 2^(code - 127), the output type from output_dtype (float16 here).
+  Tensor x = make(E::Int8, {3}), scale = make(E::Float8e8m0, {});
+  const int8_t xs[3] = {1, -2, 100};
+  std::memcpy(x.buffer->data(), xs, 3);
+  scale.buffer->data()[0] = 127 + 3;   // 8
+  std::vector<Tensor> out;
+  REQUIRE(run_node("DequantizeLinear", 24, Attributes({Int("output_dtype", 10)}), {&x, &scale}, &out).is_ok());
+  REQUIRE(out[0].type == E::Float16);
+  const uint16_t* h = reinterpret_cast<const uint16_t*>(out[0].buffer->data());
+  CHECK(half_to_float(h[0]) == 8.0f);
+  CHECK(half_to_float(h[1]) == -16.0f);
+  CHECK(half_to_float(h[2]) == 800.0f);
 }
