@@ -256,8 +256,13 @@ ow::Attributes read_attributes(Reader& r, const val& list) {
       known = true;
       attr.kind = k;
       switch (k) {
-        case ow::AttrKind::Int: attr.ints = {r.integer(r.number(value))}; break;
-        case ow::AttrKind::Ints: attr.ints = r.integers(value); break;
+        // (ints: numbers, or beyond 2^53 decimal strings, as torch's INT64_MAX Slice ends)
+        case ow::AttrKind::Int: {
+          int64_t big = 0;
+          attr.ints = {value.isString() && r.decimal(value.as<std::string>(), &big) ? big : r.integer(r.number(value))};
+          break;
+        }
+        case ow::AttrKind::Ints: attr.ints = r.int64s(value); break;
         case ow::AttrKind::Float: attr.floats = {r.number(value)}; break;
         case ow::AttrKind::Floats: attr.floats = r.numbers(value); break;
         case ow::AttrKind::String: attr.strings = {r.string(value)}; break;

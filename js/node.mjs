@@ -27,7 +27,7 @@ import { typeById, typeByName } from './types.mjs';
 /**
  * An attribute read for display (attributeFromProto with `exact` false): an int64 beyond 2^53
  * stays a bigint.
- * @typedef {{ name: string, kind: WasmAttribute['kind'], value: WasmAttribute['value'] | bigint | (number | bigint)[] }} DisplayAttribute
+ * @typedef {{ name: string, kind: WasmAttribute['kind'], value: WasmAttribute['value'] | bigint | (number | bigint | string)[] }} DisplayAttribute
  */
 
 /**
@@ -128,9 +128,18 @@ function attributeFromValue(name, value) {
 export function attributeFromProto(a, exact = true) {
   const kind = typeof a.type === 'string' ? a.type : ATTR_TYPE_NAMES[a.type];
   const what = `attribute '${a.name}'`;
-  // (protoInt throws only for a number, a bigint or a decimal string beyond 2^53: BigInt takes them)
-  /** @type {(v: unknown, what: string) => number | bigint} */
-  const int = exact ? protoInt : (v) => { try { return protoInt(v, what); } catch { return BigInt(/** @type {number | bigint | string} */ (v)); } };
+  // (protoInt throws only for a number, a bigint or a decimal string beyond 2^53: BigInt takes them.
+  // Such a value, as torch's Slice ends = INT64_MAX, crosses to the module exactly as a decimal
+  // string; for display it is a bigint.)
+  /** @type {(v: unknown, what: string) => number | bigint | string} */
+  const int = (v) => {
+    try {
+      return protoInt(v, what);
+    } catch {
+      const big = BigInt(/** @type {number | bigint | string} */ (v));
+      return exact ? String(big) : big;
+    }
+  };
   switch (kind) {
     case 'INT': return { name: a.name, kind, value: int(a.i, what) };
     case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => int(x, `${what}[${i}]`)) };

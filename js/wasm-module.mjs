@@ -13,7 +13,7 @@
 /**
  * An attribute as the binding reads it (js/node.mjs, normalizeNode): numbers only (an INT exact
  * below 2^53; a bigint is a malformed call).
- * @typedef {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS' | 'TENSOR', value: number | string | number[] | string[] | WasmTensorValue }} WasmAttribute
+ * @typedef {{ name: string, kind: 'INT' | 'INTS' | 'FLOAT' | 'FLOATS' | 'STRING' | 'STRINGS' | 'TENSOR', value: number | string | (number | string)[] | string[] | WasmTensorValue }} WasmAttribute
  */
 
 /**
