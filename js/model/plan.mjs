@@ -32,9 +32,11 @@ import { registryFacts } from '../registry.mjs';
  * (Gather)"), which prefixes the node's errors. `memo`: its outputs by key for a step of a shape
  * subgraph (null for the others); `source`: for a Shape or Size step, its number among the
  * sources (its key: its input's dims), else -1; `deps`: the sources it depends on (its key:
- * theirs, joined).
+ * theirs, joined); `last`: its last key, its sources' keys then, its input's dims (a source) and
+ * its output (an entry of the memo).
  * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, rowsAlso: number, temporary: boolean,
- *   label: string, memo: Map<string, Tensor> | null, source: number, deps: number[] }} PlanStep
+ *   label: string, memo: Map<string, Tensor> | null, source: number, deps: number[],
+ *   last: { key: string, depKeys: string[], dims: readonly number[], out: Tensor } | null }} PlanStep
  */
 
 /** @typedef {{ name: string, slot: number, produced: boolean }} PlanOutput */
@@ -58,6 +60,8 @@ import { registryFacts } from '../registry.mjs';
  * @property {boolean} plainNames
  * @property {OneNodePlan | null} oneNode
  * @property {number} sources how many steps are memo sources (Shape, Size)
+ * @property {boolean} oneSymbolic whether exactly one input (or overridable initializer) has
+ *   symbolic dims: its check involves no other feed, so a Tensor that passed it passes again
  */
 
 // A graph input's record: its spec, its slot, whether it has symbolic dims (checked on every run)
@@ -107,7 +111,7 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
   const planSteps = steps.map((st) => /** @type {PlanStep} */ ({
     prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]),
     rowsAlso: facts.get(st.domain)?.get(st.opType)?.rowsAlso ?? 0, label: st.label,
-    temporary: true, memo: null, source: -1, deps: [],
+    temporary: true, memo: null, source: -1, deps: [], last: null,
   }));
   const sources = markShapeSteps(steps, planSteps, base, new Set([...overridable.keys()].map(at)));
   // (a memo step's output belongs to the memo: returned as a copy, never freed by a run)
@@ -122,7 +126,8 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
   // more in Chromium's optimized code: docs/notes/2026-11-26-cold-runs-at-the-line.md.)
   const inputNames = new Set(inputs.map((i) => i.name));
   const oneNode = oneNodePlan(inputRecords, overridableRecords, planSteps, planOutputs, base, plainNames);
-  return { slot, base, inputs: inputRecords, inputNames, overridable: overridableRecords, steps: planSteps, outputs: planOutputs, uniqueOutputs, plainNames, oneNode, sources };
+  const oneSymbolic = inputRecords.filter((i) => i.symbolic).length + [...overridableRecords.values()].filter((o) => o.symbolic).length === 1;
+  return { slot, base, inputs: inputRecords, inputNames, overridable: overridableRecords, steps: planSteps, outputs: planOutputs, uniqueOutputs, plainNames, oneNode, sources, oneSymbolic };
 }
 
 // How many entries a memo step keeps (distinct dims of its sources), the oldest evicted first.
@@ -174,10 +179,53 @@ function markShapeSteps(steps, planSteps, base, overridableSlots) {
  * @returns {Tensor}
  */
 export function runMemoStep(st, slots, keys) {
-  const memo = /** @type {Map<string, Tensor>} */ (st.memo);
+  // The usual run has the dims of the run before: a source whose input has its last dims keeps its
+  // last key (the same string), and a step whose sources' keys are all the last ones its last
+  // output, with no string built and no lookup.
+  const last = st.last;
+  if (st.source >= 0) {
+    const dims = /** @type {Tensor} */ (slots[st.at[0]]).dims;
+    if (last && sameDims(dims, last.dims)) {
+      keys[st.source] = last.key;
+      return last.out;
+    }
+    const key = keys[st.source] = dims.join(',');
+    return remember(st, slots, key, [], dims);
+  }
+  const deps = st.deps;
+  if (last) {
+    let same = true;
+    for (let i = 0; i < deps.length && same; ++i) same = keys[deps[i]] === last.depKeys[i];
+    if (same) return last.out;
+  }
   let key = '';
-  if (st.source >= 0) key = keys[st.source] = /** @type {Tensor} */ (slots[st.at[0]]).dims.join(',');
-  else for (let i = 0; i < st.deps.length; ++i) key += `${keys[st.deps[i]]};`;
+  const depKeys = new Array(deps.length);
+  for (let i = 0; i < deps.length; ++i) key += `${(depKeys[i] = keys[deps[i]])};`;
+  return remember(st, slots, key, depKeys, []);
+}
+
+/**
+ * @param {readonly number[]} a
+ * @param {readonly number[]} b
+ */
+function sameDims(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// The step's output for `key`, from its memo or run and kept (the oldest entry freed beyond
+// MEMO_ENTRIES), remembered as the step's last.
+/**
+ * @param {PlanStep} st
+ * @param {(Tensor | undefined)[]} slots
+ * @param {string} key
+ * @param {string[]} depKeys
+ * @param {readonly number[]} dims
+ * @returns {Tensor}
+ */
+function remember(st, slots, key, depKeys, dims) {
+  const memo = /** @type {Map<string, Tensor>} */ (st.memo);
   let out = memo.get(key);
   if (out === undefined) {
     out = st.prepared.runTensors(slots, st.at, st.n);
@@ -188,6 +236,7 @@ export function runMemoStep(st, slots, keys) {
     }
     memo.set(key, out);
   }
+  st.last = { key, depKeys, dims, out };
   return out;
 }
 
@@ -198,6 +247,7 @@ export function disposeMemos(plan) {
     if (!st.memo) continue;
     for (const t of st.memo.values()) t.dispose();
     st.memo.clear();
+    st.last = null;
   }
 }
 

@@ -378,11 +378,14 @@ export class InferenceSession {
         const { spec, slot, symbolic } = input;
         const t = feeds[spec.name];
         if (t === undefined) throw invalidArgument(`input '${spec.name}' is missing from the feeds (expected ${spec.type} ${shapeText(spec.dims ?? [])})`);
-        if (!symbolic && input.passed === t) slots[slot] = /** @type {Tensor} */ (t);   // (a Tensor, checked before)
+        // (a symbolic input's check binds its symbols, which other feeds' checks read: its Tensor is
+        // remembered only when no other feed has symbols, plan.oneSymbolic)
+        const remembered = !symbolic || plan.oneSymbolic;
+        if (remembered && input.passed === t) slots[slot] = /** @type {Tensor} */ (t);   // (a Tensor, checked before)
         else if (!(t instanceof Tensor)) (likes ??= []).push({ name: spec.name, t, spec, slot, symbolic });
         else {
           this.#check(spec.name, t, spec, symbolic ? (symbols ??= new Map()) : null);
-          if (!symbolic) input.passed = t;
+          if (remembered) input.passed = t;
           slots[slot] = t;
         }
       }

@@ -365,12 +365,14 @@ Status run_dequantize_linear(const OpVersion& v, const OpParams& params, const s
   r.xt = xt;
   const DequantizeKernels& k = dequantize_kernels_best();
   r.dequantize = xt->kernel ? k.*(xt->kernel) : nullptr;
-  r.mini_values = xt->kernel ? nullptr : minifloat_values(xt->mini);
-  if (!xt->kernel && zero) {
+  r.mini_values = nullptr;
+  if (!xt->kernel) {
+    const float* values = minifloat_values(xt->mini);
+    r.mini_values = values;
     // onnxruntime's rule for float8 (and float4) x: no zero point, or zero points all 0.
-    const size_t n = static_cast<size_t>(zero->element_count());
+    const size_t n = zero ? static_cast<size_t>(zero->element_count()) : 0;
     for (size_t i = 0; i < n; ++i)
-      if (r.mini_values[packed_code(zero->buffer->data(), i, xt->bits, false)] != 0.0f)
+      if (values[packed_code(zero->buffer->data(), i, xt->bits, false)] != 0.0f)
         return ONNXWASM_ERROR(StatusCode::InvalidArgument, v.label() + ": x_zero_point element " + std::to_string(i) +
                                                            " is not 0; for x of type " + onnx_name(x.type) +
                                                            " the zero point must be 0");
