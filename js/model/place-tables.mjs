@@ -2,6 +2,7 @@
 // @ts-check
 import { canonicalDomain } from '../node.mjs';
 import { registryFacts } from '../registry.mjs';
+import { elementCount } from '../types.mjs';
 
 const GiB = 2 ** 30;
 // 'auto' keeps tables in memory while those it keeps there total at most this: half of what
@@ -11,10 +12,9 @@ export const AUTO_MEMORY_BYTES = 2 * GiB;
 // Map name -> 'memory' | 'file'. `tables`: Map name -> facts (table-facts.mjs) for each external
 // initializer, in graph order. A table may stay in its source ('file') only when the source
 // allows it (a file, a Blob, bytes or an OPFS copy; not a URL), it is numeric with rank >= 1 and
-// elements of a byte or more (whole bytes per row), read only as the table of ops whose
+// whole bytes per row (4-bit codes: an even count a row), read only as the table of ops whose
 // capabilities in the registry say they read it by rows (a Gather's data, a GatherBlockQuantized's
-// uint8 data) along axis 0, and neither a graph output nor a graph
-// input (a feed may replace those). 'auto' keeps such a table in memory while the tables in
+// data) along axis 0, and neither a graph output nor a graph input (a feed may replace those). 'auto' keeps such a table in memory while the tables in
 // memory total at most AUTO_MEMORY_BYTES.
 /**
  * @param {import('./onnx-proto.mjs').GraphProto} graph
@@ -44,7 +44,7 @@ export function placeTables(graph, tables, overridable, mode) {
   const outputs = new Set(graph.output.map((o) => o.name));
   /** @type {(name: string, table: import('./table-facts.mjs').TableFacts) => boolean} */
   const keepable = (name, { t, dims, source }) => rowReads.get(name) === true && !outputs.has(name) && !overridable.has(name) &&
-    t.name !== 'string' && t.bits >= 8 && dims.length >= 1 && source.canKeepTables;
+    t.name !== 'string' && dims.length >= 1 && (elementCount(dims.slice(1)) * t.bits) % 8 === 0 && source.canKeepTables;
   /** @type {Map<string, 'memory' | 'file'>} */
   const place = new Map();
   let inMemory = 0;

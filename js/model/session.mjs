@@ -1,6 +1,7 @@
 // InferenceSession: the onnxruntime-web API over ONNX models of the ops the registry has (and
 // Constant nodes), in every domain it has. At create(): read the model (sources.mjs), parse it,
-// check its opsets and ops and sort the graph (graph.mjs), make the initializers Tensors once
+// check its opsets and ops (graph.mjs), read DequantizeLinear(table) -> Gather as Gather ->
+// DequantizeLinear (fuse.mjs), sort the graph (graph.mjs), make the initializers Tensors once
 // (they stay in wasm memory; external data is loaded, or kept in its file for the ops that read a
 // table by rows: external-data.mjs), walk the graph making Constants, inferring every value's type
 // and shape with symbols and preparing each node (infer-graph.mjs: no shape rules here), and make
@@ -20,6 +21,7 @@ import { checkOps, importedOpsets, topologicalOrder } from './graph.mjs';
 import { constInfo, inferGraph } from './infer-graph.mjs';
 import { loadingOptions } from './load-options.mjs';
 import { foldKnownValues } from './fold.mjs';
+import { fuseDequantizeGather } from './fuse.mjs';
 import { disposeMemos, makePlan, runMemoStep } from './plan.mjs';
 import { ExternalData } from './resolve-sources.mjs';
 import { sizeText } from './table-facts.mjs';
@@ -239,11 +241,12 @@ export class InferenceSession {
    * @param {number} modelBytes
    */
   async #load(model, store, loading, modelBytes) {
-    const g = model.graph;
-    if (!g) throw modelError('the model has no graph');
-    const opsets = importedOpsets(model);
-    this.#opset = /** @type {number} */ (opsets.get(''));   // (importedOpsets refuses a model without it)
-    checkOps(g, opsets);
+    if (!model.graph) throw modelError('the model has no graph');
+    const imported = importedOpsets(model);
+    this.#opset = /** @type {number} */ (imported.get(''));   // (importedOpsets refuses a model without it)
+    checkOps(model.graph, imported);
+    // (DequantizeLinear(table) -> Gather read as Gather -> DequantizeLinear: fuse.mjs)
+    const { graph: g, opsets } = fuseDequantizeGather(model.graph, imported);
 
     /** @type {{ dispose(): void }[]} */
     const owned = [];

@@ -1,0 +1,230 @@
+// DequantizeLinear(table) -> Gather in InferenceSession (js/model/fuse.mjs): the session runs the
+// gather on the quantized table and dequantizes only the gathered rows. Each form is a model
+// checked against onnxruntime-node's output byte for byte, and against the same model with the
+// scales fed as a graph input (which the session cannot rewrite: the whole table dequantized, then
+// gathered); the session's nodes show which were rewritten. Forms: int8, uint8, int16, uint16 and
+// int32 tables, per tensor, per axis and blocked (scales and zero points gathered with the rows),
+// gather axes before and after the quantization axis, negative axes, indices of rank 0 to 3 with
+// negative entries, two Gathers of one table; int4 and uint4 blocked tables (GatherBlockQuantized);
+// and forms left as they are (quantized along the gather axis, int2, block 8), which must still be
+// right. Then a table that would not fit in wasm memory dequantized: an int4 table of 576 MiB
+// (4.5 GiB as floats), in memory and kept in its file.
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, StringStringEntryProtoSchema, TensorProtoSchema,
+} from 'onnx-buf';
+import { init, InferenceSession, Tensor, IndexOutOfRangeError, memoryStats } from '../../js/index.mjs';
+import { attribute, valueInfo } from '../support/gen-models.mjs';
+import { dataType } from '../support/external-models.mjs';
+
+const require = createRequire(import.meta.url);
+const ort = require('onnxruntime-node');
+await init();
+
+const BITS = { int8: 8, uint8: 8, int16: 16, uint16: 16, int32: 32, int4: 4, uint4: 4, int2: 2, uint2: 2 };
+const product = (d) => d.reduce((a, b) => a * b, 1);
+
+// A deterministic byte pattern, different for every tensor.
+function bytes(n, seed) {
+  const b = new Uint8Array(n);
+  let x = seed * 2654435761 >>> 0;
+  for (let i = 0; i < n; ++i) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 16; }
+  return b;
+}
+
+// Finite scales of both signs: float32, or float16 made from them (exact: multiples of 1/64 in
+// [-2, 2) are halves).
+function scaleBytes(type, count, seed) {
+  const f = Float32Array.from(bytes(count, seed), (b) => (b - 128) / 64);
+  if (type === 'float32') return new Uint8Array(f.buffer);
+  const h = Uint16Array.from(f, (v) => {
+    if (v === 0) return 0;
+    const sign = v < 0 ? 0x8000 : 0, a = Math.abs(v), e = Math.floor(Math.log2(a));
+    return sign | ((e + 15) << 10) | Math.round((a / 2 ** e - 1) * 1024);
+  });
+  return new Uint8Array(h.buffer);
+}
+
+const tensorProto = (name, type, dims, raw) => create(TensorProtoSchema, { name, dataType: dataType(type), dims: dims.map(BigInt), rawData: raw });
+
+// out = Gather(DequantizeLinear(table, scales[, zero_points]), ids) (and out2 by a second Gather
+// when `twice`); `scalesFed`: the scales are a graph input instead of an initializer.
+function model(c, scalesFed = false) {
+  const inits = [tensorProto('table', c.type, c.dims, bytes(Math.ceil(product(c.dims) * BITS[c.type] / 8), 1))];
+  const scaleRaw = scaleBytes(c.scaleType, product(c.scaleDims), 2);
+  if (!scalesFed) inits.push(tensorProto('scales', c.scaleType, c.scaleDims, scaleRaw));
+  const dqInputs = ['table', 'scales'];
+  if (c.zero) {
+    inits.push(tensorProto('zero_points', c.type, c.scaleDims, bytes(Math.ceil(product(c.scaleDims) * BITS[c.type] / 8), 3)));
+    dqInputs.push('zero_points');
+  }
+  const nodes = [
+    create(NodeProtoSchema, { opType: 'DequantizeLinear', name: 'dq', input: dqInputs, output: ['dequantized'], attribute: Object.entries(c.dq ?? {}).map(([k, v]) => attribute(k, v)) }),
+    create(NodeProtoSchema, { opType: 'Gather', name: 'lookup', input: ['dequantized', 'ids'], output: ['out'], attribute: c.axis === undefined ? [] : [attribute('axis', c.axis)] }),
+  ];
+  const outType = c.opset < 19 ? 'float32' : c.scaleType;
+  const outputs = [valueInfo('out', outType, null)];
+  if (c.twice) {
+    nodes.push(create(NodeProtoSchema, { opType: 'Gather', name: 'lookup2', input: ['dequantized', 'ids2'], output: ['out2'], attribute: c.axis === undefined ? [] : [attribute('axis', c.axis)] }));
+    outputs.push(valueInfo('out2', outType, null));
+  }
+  const inputs = [valueInfo('ids', 'int64', null)];
+  if (c.twice) inputs.push(valueInfo('ids2', 'int64', null));
+  if (scalesFed) inputs.push(valueInfo('scales', c.scaleType, c.scaleDims));
+  return {
+    bytes: toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+      irVersion: 10n, opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: BigInt(c.opset) })],
+      graph: create(GraphProtoSchema, { name: 'g', node: nodes, input: inputs, output: outputs, initializer: inits }),
+    })),
+    scaleRaw,
+  };
+}
+
+// Indices into the gather axis's `n` entries, every one in range, negatives among them.
+function ids(n, dims, seed) {
+  return BigInt64Array.from(bytes(product(dims), seed), (b, k) => BigInt(k % 3 === 1 ? (b % n) - n : b % n));
+}
+
+// fused: the rewrite is expected (the session's nodes: no DequantizeLinear before a Gather).
+const CASES = [
+  { name: 'uint8 per tensor (a scalar scale and zero point), opset 13', opset: 13, type: 'uint8', dims: [50, 40], scaleType: 'float32', scaleDims: [], zero: true, idDims: [2, 3], fused: true },
+  { name: 'int8 per tensor, no zero point, opset 10', opset: 10, type: 'int8', dims: [9, 17], scaleType: 'float32', scaleDims: [], idDims: [4], fused: true },
+  { name: 'int32 per tensor, a scalar index (rank 0), opset 10', opset: 10, type: 'int32', dims: [6, 5], scaleType: 'float32', scaleDims: [], zero: true, idDims: [], fused: true },
+  { name: 'uint8 per axis 1, gathered on axis 0', opset: 13, type: 'uint8', dims: [20, 7], scaleType: 'float32', scaleDims: [7], zero: true, idDims: [3, 2], fused: true },
+  { name: 'int8 per axis 0, gathered on axis 1 (indices of rank 3)', opset: 13, type: 'int8', dims: [5, 11], scaleType: 'float32', scaleDims: [5], zero: true, dq: { axis: 0 }, axis: 1, idDims: [2, 2, 2], fused: true },
+  { name: 'int16 per axis -1, gathered on axis -3 of a rank-3 table, float16 scales', opset: 21, type: 'int16', dims: [6, 4, 9], scaleType: 'float16', scaleDims: [9], zero: true, dq: { axis: -1 }, axis: -3, idDims: [5], fused: true },
+  { name: 'uint16 blocked along the last axis (block 4), scales and zero points gathered with the rows', opset: 21, type: 'uint16', dims: [12, 10], scaleType: 'float32', scaleDims: [12, 3], zero: true, dq: { block_size: 4 }, idDims: [2, 4], fused: true },
+  { name: 'uint8 blocked along axis 0, gathered on axis 1 (the axis after: counted from the end)', opset: 21, type: 'uint8', dims: [9, 6, 4], scaleType: 'float16', scaleDims: [3, 6, 4], zero: true, dq: { axis: 0, block_size: 3 }, axis: 1, idDims: [3], fused: true },
+  { name: 'int8 blocked along the last axis, two Gathers of one table', opset: 21, type: 'int8', dims: [30, 64], scaleType: 'float16', scaleDims: [30, 4], zero: true, dq: { block_size: 16 }, idDims: [5], twice: true, fused: true },
+  { name: 'int4 blocked along the last axis (block 16, 5 blocks a row, the last partial): GatherBlockQuantized', opset: 21, type: 'int4', dims: [40, 70], scaleType: 'float32', scaleDims: [40, 5], zero: true, dq: { block_size: 16 }, idDims: [2, 3], fused: true },
+  { name: 'uint4 blocked (block 32), no zero point, float16 scales: GatherBlockQuantized', opset: 21, type: 'uint4', dims: [64, 64], scaleType: 'float16', scaleDims: [64, 2], dq: { block_size: 32 }, idDims: [7], fused: true },
+  { name: 'int4 blocked along axis 0, gathered on axis 1: GatherBlockQuantized', opset: 23, type: 'int4', dims: [33, 8], scaleType: 'float32', scaleDims: [3, 8], zero: true, dq: { axis: 0, block_size: 16 }, axis: 1, idDims: [4], fused: true },
+  // Left as they are (the whole table dequantized, then gathered): still right.
+  { name: 'uint8 per axis 0, gathered on axis 0 (quantized along the gather axis)', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [3], fused: false },
+  { name: 'int8 blocked along the gather axis', opset: 21, type: 'int8', dims: [8, 5], scaleType: 'float32', scaleDims: [2, 5], zero: true, dq: { axis: 0, block_size: 4 }, idDims: [3], fused: false },
+  { name: 'int4 blocked with block 8 (GatherBlockQuantized needs 16 or more)', opset: 21, type: 'int4', dims: [10, 24], scaleType: 'float32', scaleDims: [10, 3], zero: true, dq: { block_size: 8 }, idDims: [3], fused: false },
+  { name: 'uint2 per tensor (no gather of 2-bit codes)', opset: 25, type: 'uint2', dims: [10, 12], scaleType: 'float32', scaleDims: [], zero: true, idDims: [3], fused: false },
+];
+
+const raw = (t) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+
+for (const c of CASES) {
+  test(`DequantizeLinear -> Gather, ${c.name}: ${c.fused ? 'rewritten, ' : ''}equal to onnxruntime-node and to the whole table dequantized`, async () => {
+    const { bytes: modelBytes, scaleRaw } = model(c);
+    const axis = c.axis === undefined ? 0 : (c.axis + c.dims.length) % c.dims.length;
+    const feedIds = { ids: ids(c.dims[axis], c.idDims, 5), ids2: ids(c.dims[axis], [3], 6) };
+    const feeds = (T) => (c.twice ? { ids: new T('int64', feedIds.ids, c.idDims), ids2: new T('int64', feedIds.ids2, [3]) } : { ids: new T('int64', feedIds.ids, c.idDims) });
+    const reference = await ort.InferenceSession.create(modelBytes);
+    const want = await reference.run(feeds(ort.Tensor));
+    const session = await InferenceSession.create(modelBytes);
+    const got = await session.run(feeds(Tensor));
+    const unfused = await InferenceSession.create(model(c, true).bytes);
+    const scaleTensor = new Tensor(c.scaleType, c.scaleType === 'float32' ? new Float32Array(scaleRaw.buffer) : new Uint16Array(scaleRaw.buffer), c.scaleDims);
+    const whole = await unfused.run({ ...feeds(Tensor), scales: scaleTensor });
+    const ops = session.nodes.map((n) => n.opType);
+    if (c.fused) {
+      assert.ok(!ops.includes('DequantizeLinear') || ops.indexOf('DequantizeLinear') > ops.indexOf(ops.find((o) => o.startsWith('Gather'))), `rewritten: ${ops.join(', ')}`);
+      assert.equal(session.valueInfo('dequantized'), undefined, 'no dequantized table');
+    } else {
+      assert.deepEqual(ops.slice(0, 2), ['DequantizeLinear', 'Gather'], 'left as it is');
+    }
+    assert.deepEqual(unfused.nodes.map((n) => n.opType).slice(0, 2), ['DequantizeLinear', 'Gather'], 'scales fed: not rewritten');
+    for (const name of c.twice ? ['out', 'out2'] : ['out']) {
+      assert.equal(got[name].type, want[name].type);
+      assert.deepEqual(got[name].dims, want[name].dims.map(Number));
+      assert.deepEqual(raw(got[name]), raw(want[name]), `${name}: onnxruntime-node's bytes`);
+      assert.deepEqual(raw(got[name]), raw(whole[name]), `${name}: the whole table's bytes`);
+      got[name].dispose();
+      whole[name].dispose();
+    }
+    scaleTensor.dispose();
+    await Promise.all([session.release(), unfused.release(), reference.release()]);
+  });
+}
+
+test('DequantizeLinear -> Gather, rewritten: an index out of range is an IndexOutOfRangeError naming the Gather node, and the session keeps working', async () => {
+  const c = CASES[6];
+  const session = await InferenceSession.create(model(c).bytes);
+  await assert.rejects(session.run({ ids: new Tensor('int64', [0n, 12n], [2]) }),
+    (e) => e instanceof IndexOutOfRangeError && /^node 'lookup' \(Gather\): .*12/.test(e.message));
+  const { out } = await session.run({ ids: new Tensor('int64', [11n, -12n], [2]) });
+  assert.deepEqual(out.dims, [2, 10]);
+  out.dispose();
+  await session.release();
+});
+
+// 262,144 x 4,608 int4 codes (576 MiB) with float32 scales, block 128 (36 MiB): as floats the table
+// would be 4.5 GiB, more than wasm32 memory holds. The codes and scales are external data in a
+// sparse file (zeros but for the rows written below), so the test writes 4 rows, not 612 MiB.
+const BIG = { rows: 262144, cols: 4608, block: 128 };
+test('a blocked int4 table that would not fit in wasm memory dequantized (576 MiB, 4.5 GiB as floats): DequantizeLinear -> Gather runs in memory at its quantized size, and kept in its file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'onnx-wasm-dq-big-'));
+  try {
+    const rowBytes = BIG.cols / 2, blocks = BIG.cols / BIG.block, codesBytes = BIG.rows * rowBytes;
+    const file = openSync(join(dir, 'table.bin'), 'w');
+    const written = [0, 77777, BIG.rows - 1];   // (the last row's scales end the file)
+    for (const [k, r] of written.entries()) {
+      writeSync(file, bytes(rowBytes, 10 + k), 0, rowBytes, r * rowBytes);
+      writeSync(file, scaleBytes('float32', blocks, 20 + k), 0, blocks * 4, codesBytes + r * blocks * 4);
+    }
+    closeSync(file);
+    const external = (name, type, dims, offset, length) => create(TensorProtoSchema, {
+      name, dataType: dataType(type), dims: dims.map(BigInt), dataLocation: 1,
+      externalData: [['location', 'table.bin'], ['offset', String(offset)], ['length', String(length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+    });
+    const modelBytes = toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+      irVersion: 10n, opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 21n })],
+      graph: create(GraphProtoSchema, {
+        name: 'g',
+        node: [
+          create(NodeProtoSchema, { opType: 'DequantizeLinear', name: 'dq', input: ['table', 'scales'], output: ['dequantized'], attribute: [attribute('block_size', BIG.block)] }),
+          create(NodeProtoSchema, { opType: 'Gather', name: 'embed', input: ['dequantized', 'ids'], output: ['out'] }),
+        ],
+        input: [valueInfo('ids', 'int64', [1, 'seq'])], output: [valueInfo('out', 'float32', null)],
+        initializer: [external('table', 'int4', [BIG.rows, BIG.cols], 0, codesBytes), external('scales', 'float32', [BIG.rows, blocks], codesBytes, BIG.rows * blocks * 4)],
+      }),
+    }));
+    const path = join(dir, 'model.onnx');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path, modelBytes);
+    // The oracle: the rows written, each code (int4, low nibble first) times its block's scale.
+    const expected = (r) => {
+      const k = written.indexOf(r);
+      if (k < 0) return new Float32Array(BIG.cols);
+      const codes = bytes(rowBytes, 10 + k), s = new Float32Array(scaleBytes('float32', blocks, 20 + k).buffer);
+      return Float32Array.from({ length: BIG.cols }, (_, j) => {
+        const nibble = (codes[j >> 1] >> ((j & 1) * 4)) & 15;
+        return (nibble >= 8 ? nibble - 16 : nibble) * s[Math.floor(j / BIG.block)];
+      });
+    };
+    const rows = [77777, 0, 5, BIG.rows - 1, -1];
+    const want = new Float32Array(rows.length * BIG.cols);
+    rows.forEach((r, k) => want.set(expected(r < 0 ? r + BIG.rows : r), k * BIG.cols));
+    for (const mode of ['memory', 'lazy']) {
+      const before = memoryStats().heapUsed;
+      const session = await InferenceSession.create(path, { externalDataMode: mode });
+      const held = memoryStats().heapUsed - before;
+      assert.deepEqual(session.nodes.map((n) => n.opType), ['GatherBlockQuantized'], 'rewritten');
+      const { out } = await session.run({ ids: new Tensor('int64', BigInt64Array.from(rows, BigInt), [1, rows.length]) });
+      assert.deepEqual(out.dims, [1, rows.length, BIG.cols]);
+      assert.deepEqual(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength), new Uint8Array(want.buffer), `${mode}: the rows`);
+      out.dispose();
+      // What the session holds in wasm memory: the codes and scales as stored, and no more than a
+      // megabyte else; kept in its file, the scales alone.
+      const quantized = codesBytes + BIG.rows * blocks * 4, scales = BIG.rows * blocks * 4;
+      assert.equal(session.valueInfo('table')?.storage, mode === 'memory' ? 'memory' : 'file');
+      const kept = mode === 'memory' ? quantized : scales;
+      assert.ok(held >= kept && held <= kept + 2 ** 20, `${mode}: the session holds ${held} bytes of wasm memory; the quantized table and scales are ${quantized}`);
+      assert.ok(memoryStats().memory < 2 ** 30, `wasm memory: ${memoryStats().memory} bytes`);
+      await session.release();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
