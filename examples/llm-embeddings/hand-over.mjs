@@ -19,8 +19,11 @@
 // - do not run anything else in onnx-wasm (a call that grows wasm memory detaches the views of a
 //   one-thread build: the view would read as empty; the threads build's shared memory does not
 //   detach).
-// With env.wasm.proxy = true onnxruntime-web posts the feed's buffer to its worker as a transfer,
-// which the memory of a wasm module cannot be: pass a copy, `inputs_embeds.data.slice()`, then.
+// With env.wasm.proxy = true onnxruntime-web runs in a worker and posts the feed's buffer to it as
+// a transfer, which the memory of a wasm module cannot be (Chromium: "TypeError: Failed to execute
+// 'postMessage' on 'Worker': ArrayBuffer at index 0 is not detachable and could not be
+// transferred"): the feed is then a copy, `inputs_embeds.data.slice()`, whose buffer is moved to
+// the worker; the onnx-wasm tensor may be disposed at once.
 
 /**
  * @param {typeof import('onnx-wasm')} ow onnx-wasm
@@ -41,12 +44,13 @@ export async function createPipeline(ow, ort, { embedTokens, nextModel, embedOpt
       const { inputs_embeds } = await embed.run({ input_ids: inputIds });
       inputIds.dispose();
       try {
-        const feed = new ort.Tensor('float32', inputs_embeds.data, inputs_embeds.dims);
+        const data = ort.env.wasm.proxy ? inputs_embeds.data.slice() : inputs_embeds.data;
+        const feed = new ort.Tensor('float32', data, inputs_embeds.dims);
         const { scores } = await next.run({ inputs_embeds: feed });
         return {
           inputsEmbeds: { dims: [...inputs_embeds.dims], data: inputs_embeds.data.slice() },
           scores: { dims: [...scores.dims], data: /** @type {Float32Array} */ (scores.data) },
-          zeroCopy: feed.data === inputs_embeds.data,
+          zeroCopy: feed.data === inputs_embeds.data,   // (false with the proxy: a copy)
         };
       } finally {
         inputs_embeds.dispose();   // after onnxruntime-web's run: its feed was a view of this tensor

@@ -3,12 +3,11 @@
 // table in external data), onnxruntime-web (plain wasm build, one thread) runs next_model.onnx on
 // its inputs_embeds; with the table in memory and kept in its file. Against onnxruntime-node:
 // - inputs_embeds: byte for byte against onnxruntime-node's float16 Mul output (embed_tokens.onnx
-//   without its Cast, made here), cast to float32. onnxruntime on the whole embed_tokens.onnx does
-//   not round the Mul to float16: its CPU EP has no float16 Mul, so it runs the Mul in float32
-//   between Casts it inserts, then drops the float32 -> float16 -> float32 pair before the model's
-//   Cast, at every graph optimization level (onnxruntime-web too). ONNX's float16 Mul rounds;
-//   onnx-wasm does. So against the whole model the outputs differ by that rounding: at most half a
-//   float16 ulp (2^-11 relative), checked too.
+//   without its Cast), widened to float32 (tests/support/llm-embeddings.mjs says why: onnxruntime
+//   on the whole embed_tokens.onnx runs the float16 Mul in float32 and skips its rounding, at every
+//   graph optimization level, onnxruntime-web too; ONNX's float16 Mul rounds, and onnx-wasm does).
+//   Against the whole model the outputs differ by that rounding: at most half a float16 ulp (2^-11
+//   relative), checked too.
 // - scores: within 1e-6 absolute (probabilities in [0, 1]; onnxruntime-web's wasm MatMul and
 //   onnxruntime-node's native one may round sums differently) of onnxruntime-node's next_model.onnx
 //   on the same inputs_embeds; and within 2e-4 of onnxruntime-node running both models (8.5e-5 at most, measured).
@@ -19,17 +18,13 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import { ModelProtoSchema } from 'onnx-buf';
-import { readFileSync } from 'node:fs';
+import { before, test } from 'node:test';
 import * as ow from '../../js/index.mjs';
 import { createPipeline } from '../../examples/llm-embeddings/hand-over.mjs';
+import { dir, largest, referenceRunner } from '../support/llm-embeddings.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const dir = join(repo, 'examples/llm-embeddings');
 const require = createRequire(import.meta.url);
-const ortNode = require('onnxruntime-node');
 const ortWeb = require('onnxruntime-web');
 ortWeb.env.wasm.numThreads = 1;
 ortWeb.env.logLevel = 'error';
@@ -46,38 +41,8 @@ function idCases() {
   ];
 }
 
-// embed_tokens.onnx without its Cast: its output is the Mul's, float16 (onnxruntime rounds it).
-function withoutCast() {
-  const m = fromBinary(ModelProtoSchema, readFileSync(join(dir, 'embed_tokens.onnx')));
-  const cast = m.graph.node.findIndex((n) => n.opType === 'Cast');
-  const mulOut = m.graph.node[cast].input[0];
-  m.graph.node.splice(cast, 1);
-  m.graph.output[0].name = mulOut;
-  m.graph.output[0].type.value.value.elemType = 10;   // float16
-  return toBinary(ModelProtoSchema, m);
-}
-
 let reference;
-before(async () => {
-  const embed = await ortNode.InferenceSession.create(join(dir, 'embed_tokens.onnx'));
-  const embedHalf = await ortNode.InferenceSession.create(withoutCast(),
-    { externalData: [{ path: 'embed_tokens.onnx_data', data: readFileSync(join(dir, 'embed_tokens.onnx_data')) }] });
-  const nextModel = await ortNode.InferenceSession.create(join(dir, 'next_model.onnx'));
-  const cast = (half) => ow.runNode({ opType: 'Cast', attributes: { to: 1 } }, [new ow.Tensor('float16', half.data, half.dims)], { opset: 21 })[0];
-  reference = async (ids, dims) => {
-    const feed = { input_ids: new ortNode.Tensor('int64', BigInt64Array.from(ids), dims) };
-    const whole = (await embed.run(feed)).inputs_embeds;
-    const half = Object.values(await embedHalf.run(feed))[0];
-    const rounded = cast(half);
-    const inputsEmbeds = { dims: [...rounded.dims], data: rounded.data.slice() };
-    rounded.dispose();
-    const { scores } = await nextModel.run({ inputs_embeds: new ortNode.Tensor('float32', inputsEmbeds.data, inputsEmbeds.dims) });
-    const wholeScores = (await nextModel.run({ inputs_embeds: whole })).scores;
-    return { inputsEmbeds, whole, scores, wholeScores };
-  };
-});
-
-const largest = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
+before(async () => { reference = await referenceRunner(); });
 
 const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
