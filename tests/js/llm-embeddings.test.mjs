@@ -13,6 +13,8 @@
 //   on the same inputs_embeds; and within 2e-4 of onnxruntime-node running both models (8.5e-5 at most, measured).
 // And what the example's comments say is copied: the ort.Tensor holds onnx-wasm's own
 // Float32Array, and a later run leaves the output of a run before it alone.
+// The default build in Node is the threads build (2 cores or more); ONNXWASM_TEST_INIT='{"threads":false}'
+// runs this file on the one-thread build (tests/browser/llm-embeddings.test.mjs runs that one in Chromium).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -42,7 +44,10 @@ function idCases() {
 }
 
 let reference;
-before(async () => { reference = await referenceRunner(); });
+before(async () => {
+  await ow.init(JSON.parse(process.env.ONNXWASM_TEST_INIT ?? '{}'));
+  reference = await referenceRunner();
+});
 
 const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
