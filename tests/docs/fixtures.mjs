@@ -5,6 +5,9 @@
 //                     0, 0.5, 1, ... (row r is 2r .. 2r + 1.5), ids int64 [batch, seq]
 //   embeddings.onnx   out = Gather(table, indices): table float32 [1000, 8] in external data
 //                     table.bin (32 KB), indices int64 [n]
+//   embed_tokens.onnx, embed_tokens.onnx_data, next_model.onnx
+//                     examples/llm-embeddings/'s (docs/llm-embeddings.md), with
+//                     node_modules/onnxruntime-web (a link to the repository's) for the hand-over
 import { create, toBinary } from '@bufbuild/protobuf';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +42,8 @@ export function makeFixtures(repo, checkModule) {
   const dir = mkdtempSync(join(tmpdir(), 'onnx-wasm-docs-'));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(repo, join(dir, 'node_modules', 'onnx-wasm'), 'dir');
+  symlinkSync(join(repo, 'node_modules', 'onnxruntime-web'), join(dir, 'node_modules', 'onnxruntime-web'), 'dir');
+  for (const f of ['embed_tokens.onnx', 'embed_tokens.onnx_data', 'next_model.onnx']) copyFileSync(join(repo, 'examples/llm-embeddings', f), join(dir, f));
   writeFileSync(join(dir, 'model.onnx'), embedModel());
   writeFileSync(join(dir, 'embeddings.onnx'), gatherModel({ dims: [1000, 8], location: 'table.bin' }));
   writeFileSync(join(dir, 'table.bin'), tableBytes('float32', [1000, 8]));
