@@ -233,7 +233,7 @@ function renderOpForm() {
       } }));
     }
     const block = h('fieldset', { class: `input-block${omitted ? ' omitted' : ''}`, dataset: { input: k, name: spec.name }, id: variadic ? `op-input-${spec.name}-${nth}` : `op-input-${spec.name}` },
-      h('legend', {}, h('b', { text: name }), ` input ${k}${variadic ? ' (variadic)' : ''} `, ...extras),
+      h('legend', {}, h('b', { text: name }), ` input ${k}${variadic ? ', variadic' : ''} `, ...extras),
       h('div', { class: 'input-row' },
         h('label', { class: 'field small' }, 'type', type),
         h('label', { class: 'field grow' }, 'dims', dims)),
