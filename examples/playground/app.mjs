@@ -1,6 +1,8 @@
 // The playground page (main thread): the form, rendering and the requests to the worker, which
 // does every onnx-wasm call (worker.mjs). Exposes window.playground.idle() for tests.
 import { valueHint } from './values.mjs';
+import { attributeHint } from './attributes.mjs';
+import { BENCH_OPS, PRESETS } from './presets.mjs';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -84,47 +86,86 @@ function showRuntime(rt) {
 }
 
 // ---- Panel 1: Op ---------------------------------------------------------------------------------
-const PRESETS = [
-  { label: 'Gather rows (negative index)', op: 'Gather', opset: 13, attrs: { axis: '0' },
-    inputs: [{ type: 'float32', dims: '3, 2', values: '1, 2, 3, 4, 5, 6' }, { type: 'int64', dims: '2', values: '2, -3' }] },
-  { label: 'Gather columns, 2-D indices', op: 'Gather', opset: 11, attrs: { axis: '1' },
-    inputs: [{ type: 'int32', dims: '2, 3', values: '0..5' }, { type: 'int64', dims: '2, 2', values: '2, 0, 1, 1' }] },
-  { label: 'Gather strings', op: 'Gather', opset: 13, attrs: {},
-    inputs: [{ type: 'string', dims: '3', values: 'apple, banana, cherry' }, { type: 'int32', dims: '2', values: '2, 0' }] },
-  { label: 'Gather with symbolic dims', op: 'Gather', opset: 13, attrs: { axis: '0' }, symbols: 'seq=3',
-    inputs: [{ type: 'float32', dims: 'vocab, 4', values: '0..19' }, { type: 'int64', dims: 'batch, seq', values: '0, 4, 2, 1, 3, 0' }] },
-  { label: 'Flatten at axis 1', op: 'Flatten', opset: 13, attrs: { axis: '1' },
-    inputs: [{ type: 'float32', dims: '2, 3, 4', values: '0..23' }] },
-  { label: 'Flatten bfloat16, negative axis', op: 'Flatten', opset: 21, attrs: { axis: '-1' },
-    inputs: [{ type: 'bfloat16', dims: '2, 2, 3', values: '0..11' }] },
-  { label: 'Reshape with 0 and -1, symbolic batch', op: 'Reshape', opset: 14, attrs: {},
-    inputs: [{ type: 'float32', dims: 'batch, 3, 4', values: '0..23' }, { type: 'int64', dims: '2', values: '0, -1' }] },
-  { label: 'Reshape-1 (shape attribute)', op: 'Reshape', opset: 4, attrs: { shape: '3, 2' },
-    inputs: [{ type: 'float32', dims: '2, 3', values: '1..6' }] },
-  { label: 'Reshape int4 (packed)', op: 'Reshape', opset: 25, attrs: {},
-    inputs: [{ type: 'int4', dims: '2, 3', values: '-3..2' }, { type: 'int64', dims: '1', values: '-1' }] },
-];
-const ATTR_DEFAULTS = { 'Gather.axis': '0', 'Flatten.axis': '1', 'Reshape.allowzero': '0' };
+// The op list, the versions and each version's inputs and attributes come from the registry
+// (opVersions(), env.versions); the examples are in presets.mjs.
+const ATTR_DEFAULTS = {
+  'Gather.axis': '0', 'Flatten.axis': '1', 'Reshape.allowzero': '0', 'Shape.start': '0', 'Concat.axis': '1',
+  'GatherElements.axis': '0', 'GatherND.batch_dims': '0', 'Cast.saturate': '1', 'CastLike.saturate': '1',
+  'ConstantOfShape.value': 'float32 0', 'DequantizeLinear.axis': '1', 'DequantizeLinear.block_size': '0 (per axis)',
+  'GatherBlockQuantized.gather_axis': '0', 'GatherBlockQuantized.quantize_axis': '1',
+  'GatherBlockQuantized.block_size': '128', 'GatherBlockQuantized.bits': '4',
+};
 
-const form = { op: 'Gather', opset: 13, inputs: [], attrs: {}, symbols: '' };
-let shownVersion = null;      // `${op}-${since}` of the rendered fields
+// domain: '' for ONNX's own ops (ai.onnx); opset is that domain's version.
+const form = { domain: '', op: 'Gather', opset: 13, inputs: [], attrs: {}, symbols: '' };
+const lastOpset = { '': 13 };   // per domain: the opset to come back to from another domain
+let shownVersion = null;      // the key of the rendered fields (version and number of input slots)
 let opTimer = null;
 let opSeq = 0;
 
-const versionOf = (op, opset) => env?.versions.find((v) => v.op === op && v.since <= opset && opset <= v.until) ?? null;
+const domainName = (domain) => domain || 'ai.onnx';
+const opKey = (domain, op) => (domain ? `${domain}.${op}` : op);
+const versionOf = (domain, op, opset) => env?.versions.find((v) => v.domain === domain && v.op === op && v.since <= opset && opset <= v.until) ?? null;
+const versionsOf = (domain, op) => env.versions.filter((v) => v.domain === domain && v.op === op);
+const domainRange = (domain) => {
+  const vs = env.versions.filter((v) => v.domain === domain);
+  return [Math.min(...vs.map((v) => v.since)), Math.max(...vs.map((v) => v.until))];
+};
+
+// The input slots of a version: one per input, a variadic (last) input one or more.
+function slotSpecs(version) {
+  const n = version.inputs.length;
+  const last = version.inputs[n - 1];
+  const count = last?.variadic ? Math.max(n, form.inputs.length) : n;
+  return Array.from({ length: count }, (_, k) => ({ spec: version.inputs[Math.min(k, n - 1)], variadic: k >= n - 1 && !!last?.variadic, nth: k - (n - 1) }));
+}
+
+// The op <select>: every op of every domain of the registry, grouped by domain.
+function fillOpSelect() {
+  const domains = [...new Set(env.versions.map((v) => v.domain))];
+  $('#op-type').replaceChildren(...domains.map((d) => h('optgroup', { label: domainName(d) },
+    [...new Set(env.versions.filter((v) => v.domain === d).map((v) => v.op))].map((op) => h('option', { value: opKey(d, op), text: op, dataset: { domain: d, op } })))));
+}
+
+// The opset field follows the domain: its bounds, and its label names a domain other than ai.onnx.
+function showDomain() {
+  const [lo, hi] = domainRange(form.domain);
+  const field = $('#op-opset');
+  field.min = String(lo);
+  field.max = String(hi);
+  $('#op-opset-label').textContent = form.domain ? `${form.domain} opset` : 'opset';
+}
+
+function setOpset(opset) {
+  form.opset = opset;
+  if (Number.isInteger(opset)) lastOpset[form.domain] = opset;
+  $('#op-opset').value = String(opset);
+}
 
 function applyPreset(p) {
+  form.domain = p.domain ?? '';
   form.op = p.op;
-  form.opset = p.opset;
-  form.inputs = p.inputs.map((i) => ({ ...i }));
+  // A preset's input left out (null) keeps a slot, to fill in when the user puts it back.
+  form.inputs = p.inputs.map((i) => (i ? { ...i } : { omitted: true }));
   form.attrs = { ...p.attrs };
   form.symbols = p.symbols ?? '';
-  $('#op-type').value = p.op;
-  $('#op-opset').value = String(p.opset);
+  $('#op-type').value = opKey(form.domain, p.op);
+  showDomain();
+  setOpset(p.opset);
   $('#op-symbols').value = form.symbols;
   shownVersion = null;
   renderOpForm();
   requestOp(0);
+}
+
+// The op <select> changed: its first example, at the current opset where the op has a version
+// there (in the same domain), else at the example's; an op with no example gets empty fields.
+function chooseOp(domain, op) {
+  const i = PRESETS.findIndex((p) => (p.domain ?? '') === domain && p.op === op);
+  const keep = domain === form.domain ? form.opset : lastOpset[domain];
+  const opset = versionOf(domain, op, keep) ? keep : i >= 0 ? PRESETS[i].opset : versionsOf(domain, op).at(-1).since;
+  $('#op-preset').value = i >= 0 ? String(i) : '';
+  applyPreset(i >= 0 ? { ...PRESETS[i], opset } : { domain, op, opset, attrs: {}, inputs: [] });
 }
 
 function typeSelect(k, spec) {
@@ -138,9 +179,12 @@ function typeSelect(k, spec) {
 }
 
 function renderOpForm() {
-  const version = versionOf(form.op, form.opset);
-  $('#op-version').textContent = version ? `${version.op}-${version.since} is in force (opsets ${version.since}–${version.until})` : '';
-  const key = version ? `${version.op}-${version.since}` : null;
+  const version = versionOf(form.domain, form.op, form.opset);
+  const label = version ? `${version.domain ? `${version.domain} ` : ''}${version.op}-${version.since}` : '';
+  $('#op-version').textContent = version ? `${label} is in force (${domainName(version.domain)} opsets ${version.since}–${version.until})` : '';
+  const slots = version ? slotSpecs(version) : [];
+  const key = version ? `${opKey(version.domain, version.op)}-${version.since}#${slots.length}` : null;
+  renderBenchDesc();
   if (key === shownVersion) return;
   shownVersion = key;
   const inputsBox = $('#op-inputs'), attrsBox = $('#op-attrs'), rules = $('#op-rules');
@@ -149,56 +193,96 @@ function renderOpForm() {
   rules.replaceChildren();
   if (!version) return;
 
-  version.inputs.forEach((spec, k) => {
-    form.inputs[k] ??= { type: spec.types.includes('int64') ? 'int64' : spec.types[0], dims: '1', values: '0' };
-    if (!form.inputs[k].type) form.inputs[k].type = spec.types[0];
+  slots.forEach(({ spec, variadic, nth }, k) => {
+    // A slot new to this version: a one-element input, left out if the input is optional.
+    form.inputs[k] ??= { omitted: spec.optional };
     const input = form.inputs[k];
+    if (!input.type) input.type = spec.types.includes('int64') ? 'int64' : spec.types[0];
+    input.dims ??= '1';
+    input.values ??= '0';
+    const omitted = spec.optional && input.omitted === true;
     const hint = h('div', { class: 'hint', text: valueHint(input.type) });
     const type = typeSelect(k, spec);
     const dims = h('input', { type: 'text', class: 'input-dims', value: input.dims, spellcheck: 'false', 'aria-label': `${spec.name} dims`, placeholder: 'e.g. 3, 2 or batch, 16 (empty: scalar)', dataset: { input: k } });
     const values = h('textarea', { class: 'input-values', rows: '2', spellcheck: 'false', 'aria-label': `${spec.name} values`, dataset: { input: k } });
     values.value = input.values;
+    for (const el of [type, dims, values]) el.disabled = omitted;
     type.addEventListener('change', () => { input.type = type.value; hint.textContent = valueHint(type.value); requestOp(); });
     dims.addEventListener('input', () => { input.dims = dims.value; requestOp(); });
     values.addEventListener('input', () => { input.values = values.value; requestOp(); });
-    inputsBox.append(h('fieldset', { class: 'input-block', dataset: { input: k, name: spec.name }, id: `op-input-${spec.name}` },
-      h('legend', {}, h('b', { text: spec.name }), ` input ${k}`),
+    const name = variadic ? `${spec.name}[${nth}]` : spec.name;
+    const extras = [];
+    if (spec.optional) {
+      // An optional input left out is passed as null (an omitted input of the node).
+      const omit = h('input', { type: 'checkbox', class: 'input-omit', 'aria-label': `leave ${spec.name} out` });
+      omit.checked = omitted;
+      omit.addEventListener('change', () => {
+        input.omitted = omit.checked;
+        for (const el of [type, dims, values]) el.disabled = omit.checked;
+        block.classList.toggle('omitted', omit.checked);
+        requestOp();
+      });
+      extras.push(h('label', { class: 'omit' }, omit, ' leave out (optional)'));
+    }
+    if (variadic && slots.length > version.inputs.length) {
+      extras.push(h('button', { type: 'button', class: 'input-remove', text: 'remove', title: `remove ${name}`, onclick: () => {
+        form.inputs.splice(k, 1);
+        shownVersion = null;
+        renderOpForm();
+        requestOp(0);
+      } }));
+    }
+    const block = h('fieldset', { class: `input-block${omitted ? ' omitted' : ''}`, dataset: { input: k, name: spec.name }, id: variadic ? `op-input-${spec.name}-${nth}` : `op-input-${spec.name}` },
+      h('legend', {}, h('b', { text: name }), ` input ${k}${variadic ? ', variadic' : ''} `, ...extras),
       h('div', { class: 'input-row' },
         h('label', { class: 'field small' }, 'type', type),
         h('label', { class: 'field grow' }, 'dims', dims)),
       h('label', { class: 'field' }, 'values', values, hint),
-      h('div', { class: 'field-error', dataset: { errorFor: `input:${k}` } })));
+      h('div', { class: 'field-error', dataset: { errorFor: `input:${k}` } }));
+    inputsBox.append(block);
   });
+  const last = version.inputs.at(-1);
+  if (last?.variadic) {
+    inputsBox.append(h('button', { type: 'button', id: 'op-input-add', text: `add an input to ${last.name}`, onclick: () => {
+      const prev = form.inputs[slots.length - 1];
+      form.inputs[slots.length] = prev ? { type: prev.type, dims: prev.dims, values: prev.values } : {};
+      shownVersion = null;
+      renderOpForm();
+      requestOp(0);
+    } }));
+  }
 
-  if (version.attributes.length === 0) attrsBox.append(h('p', { class: 'hint', text: `${version.op}-${version.since} has no attributes.` }));
+  if (version.attributes.length === 0) attrsBox.append(h('p', { class: 'hint', text: `${label} has no attributes.` }));
   for (const a of version.attributes) {
     const def = ATTR_DEFAULTS[`${version.op}.${a.name}`];
+    const what = attributeHint(version.op, a);
     const el = h('input', { type: 'text', class: 'attr', id: `op-attr-${a.name}`, value: form.attrs[a.name] ?? '', spellcheck: 'false',
-      placeholder: a.required ? 'required' : def !== undefined ? `default ${def}` : 'not set', 'aria-label': a.name, dataset: { attr: a.name } });
+      placeholder: a.required ? `required: ${what}` : def !== undefined ? `default ${def}` : `not set (${what})`, 'aria-label': a.name, dataset: { attr: a.name } });
     el.addEventListener('input', () => { form.attrs[a.name] = el.value; requestOp(); });
     attrsBox.append(h('div', { class: 'field' },
-      h('label', { for: `op-attr-${a.name}` }, h('b', { text: a.name }), ` ${a.kind}${a.required ? ', required' : ''}`),
+      h('label', { for: `op-attr-${a.name}` }, h('b', { text: a.name }), ` ${a.kind}${a.required ? ', required' : ''} · ${what}`),
       el, h('div', { class: 'field-error', dataset: { errorFor: `attr:${a.name}` } })));
   }
 
   // The rules: the op's versions (click one to move the opset there), types, attributes, spec link.
-  const all = env.versions.filter((v) => v.op === version.op);
+  const all = versionsOf(version.domain, version.op);
   rules.append(
     h('div', { class: 'chips', 'aria-label': 'versions' }, all.map((v) => h('button', {
-      type: 'button', class: `chip${v === version ? ' active' : ''}`, title: `opsets ${v.since}–${v.until}`, text: `${v.op}-${v.since}`,
-      onclick: () => { form.opset = v.since; $('#op-opset').value = String(v.since); renderOpForm(); requestOp(0); },
+      type: 'button', class: `chip${v === version ? ' active' : ''}`, title: `${domainName(v.domain)} opsets ${v.since}–${v.until}`, text: `${v.op}-${v.since}`,
+      onclick: () => { setOpset(v.since); renderOpForm(); requestOp(0); },
     }))),
     h('table', { class: 'grid rules' },
       h('tr', {}, h('th', { text: 'input' }), h('th', { text: 'constraint' }), h('th', { text: 'types allowed' })),
       version.inputs.map((i) => {
         const prev = all[all.indexOf(version) - 1];
         const added = prev ? i.types.filter((t) => !prev.inputs.find((p) => p.name === i.name)?.types.includes(t)) : [];
-        return h('tr', {}, h('td', { text: i.name }), h('td', { text: i.constraint }),
+        const how = [i.optional ? 'optional' : '', i.variadic ? 'variadic' : ''].filter(Boolean).join(', ');
+        return h('tr', {}, h('td', { text: how ? `${i.name} (${how})` : i.name }), h('td', { text: i.constraint }),
           h('td', {}, i.types.map((t) => h('span', { class: `type${added.includes(t) ? ' new' : ''}`, title: added.includes(t) ? `new in ${version.op}-${version.since}` : null, text: t }))));
       })),
     h('p', { class: 'hint' },
       version.attributes.length ? `attributes: ${version.attributes.map((a) => `${a.name} (${a.kind}${a.required ? ', required' : ''})`).join(', ')} · ` : 'no attributes · ',
-      h('a', { href: version.spec, target: '_blank', rel: 'noopener', text: 'ONNX spec' }),
+      h('a', { href: version.spec, target: '_blank', rel: 'noopener', text: version.domain ? `${version.domain} spec` : 'ONNX spec' }),
       ' · types in green are new in this version'));
 }
 
@@ -210,10 +294,13 @@ function requestOp(delay = 200) {
 async function runOp() {
   if (!env) return;
   const seq = ++opSeq;
-  const version = versionOf(form.op, form.opset);
+  const version = versionOf(form.domain, form.op, form.opset);
   const req = {
-    op: form.op, opset: form.opset, symbols: form.symbols, attributes: { ...form.attrs },
-    inputs: (version?.inputs ?? []).map((_, k) => ({ ...form.inputs[k] })),
+    domain: form.domain, op: form.op, opset: form.opset, symbols: form.symbols, attributes: { ...form.attrs },
+    inputs: (version ? slotSpecs(version) : []).map(({ spec }, k) => {
+      const { omitted, ...input } = form.inputs[k];
+      return spec.optional && omitted ? null : input;
+    }),
   };
   let r;
   try {
@@ -233,7 +320,6 @@ async function runOp() {
   $('#op-time').textContent = r.time
     ? `${fmtUs(r.time.median)} per runNode (median of ${r.time.runs} runs; the first took ${fmtUs(r.time.first)})` : '—';
   $('#op-result').dataset.state = out ? 'ok' : Object.keys(r.errors).length ? 'error' : 'inferred';
-  if (bench.running) return;
   renderBenchDesc();
 }
 
@@ -394,16 +480,27 @@ async function runModel() {
 // ---- Panel 3: Benchmark -----------------------------------------------------------------------------
 const bench = { running: false, id: null };
 
+// The benchmark has a JS loop to compare with for Gather, Flatten and Reshape only.
+const benchable = () => form.domain === '' && BENCH_OPS.includes(form.op);
+
 function benchParams() {
   return {
-    op: form.op, opset: form.opset, type: form.inputs[0]?.type ?? 'float32', attributes: { ...form.attrs },
+    domain: form.domain, op: form.op, opset: form.opset, type: form.inputs[0]?.type ?? 'float32', attributes: { ...form.attrs },
     size: Number($('#bench-size').value), seconds: Number($('#bench-seconds').value),
   };
 }
 
+// What the next run will time, or why there is none for the op of panel 1 (Start disabled).
 function renderBenchDesc() {
+  if (bench.running) return;
   const p = benchParams();
-  const v = versionOf(p.op, p.opset);
+  $('#bench-start').disabled = !benchable();
+  $('#bench-panel').dataset.op = benchable() ? 'timed' : 'other';
+  if (!benchable()) {
+    $('#bench-desc').textContent = `The benchmark compares with a JavaScript loop for ${BENCH_OPS.join(', ')} only; ${opKey(p.domain, p.op)} is chosen in panel 1: choose one of those to time it.`;
+    return;
+  }
+  const v = versionOf(p.domain, p.op, p.opset);
   $('#bench-desc').textContent = v ? `next run: ${v.op}-${v.since}, ${p.type} data, ${Number(p.size).toLocaleString('en')} elements` : '';
 }
 
@@ -422,7 +519,7 @@ function showBench(r) {
 }
 
 async function startBench() {
-  if (bench.running) return;
+  if (bench.running || !benchable()) return;
   bench.running = true;
   clearErrors($('#bench-panel'));
   $('#bench-start').disabled = true;
@@ -436,23 +533,30 @@ async function startBench() {
     $('#bench-panel').dataset.state = 'error';
   } finally {
     bench.running = false;
-    $('#bench-start').disabled = false;
+    $('#bench-start').disabled = !benchable();
     $('#bench-stop').disabled = true;
   }
 }
 
 // ---- Start -------------------------------------------------------------------------------------------
 function wire() {
-  $('#op-preset').replaceChildren(...PRESETS.map((p, i) => h('option', { value: i, text: p.label })));
+  // The examples, grouped by op.
+  const groups = new Map();
+  PRESETS.forEach((p, i) => {
+    const key = opKey(p.domain ?? '', p.op);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(h('option', { value: i, text: p.label }));
+  });
+  $('#op-preset').replaceChildren(...[...groups].map(([key, options]) => h('optgroup', { label: key }, options)));
   $('#op-preset').addEventListener('change', () => applyPreset(PRESETS[Number($('#op-preset').value)]));
   $('#op-type').addEventListener('change', () => {
-    const i = PRESETS.findIndex((p) => p.op === $('#op-type').value);
-    $('#op-preset').value = String(i);
-    applyPreset({ ...PRESETS[i], opset: form.opset });
+    const { domain, op } = $('#op-type').selectedOptions[0].dataset;
+    chooseOp(domain, op);
   });
   $('#op-opset').addEventListener('input', () => {
     const n = Number($('#op-opset').value);
     form.opset = Number.isInteger(n) ? n : NaN;
+    if (Number.isInteger(n)) lastOpset[form.domain] = n;
     renderOpForm();
     requestOp();
   });
@@ -485,6 +589,7 @@ const ready = (async () => {
   }
   showRuntime(env.runtime);
   $('#rt-page').textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true} · ${navigator.hardwareConcurrency} cores · the worker does every call`;
+  fillOpSelect();
   applyPreset(PRESETS[0]);
   await refreshCache();
 })();

@@ -13,54 +13,57 @@ import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 // Generated inputs as `onnx-wasm run` makes them (symbols from the page), with patterned values.
 import { generateFeeds } from '../../js/generate-feeds.mjs';
 import { FieldError, formatElements, nest, parseDims, parseElements, sizeOf, toStorage } from './values.mjs';
+import { attributesFrom } from './attributes.mjs';
+import { BENCH_OPS } from './presets.mjs';
 
 const SHOWN = 1000;   // values shown per tensor
 let versions = [];
 
 const errorInfo = (e) => ({ name: e?.name ?? 'Error', code: e?.code ?? null, message: e?.message ?? String(e) });
 
-function versionFor(op, opset) {
-  return versions.find((v) => v.op === op && v.since <= opset && opset <= v.until) ?? null;
+function versionFor(domain, op, opset) {
+  return versions.find((v) => v.domain === domain && v.op === op && v.since <= opset && opset <= v.until) ?? null;
+}
+
+// The spec of input slot k: the last input of a version repeats when it is variadic (Concat's).
+function slotSpec(version, k) {
+  const last = version.inputs.at(-1);
+  return k < version.inputs.length ? version.inputs[k] : last?.variadic ? last : null;
 }
 
 // The field an error of the library concerns: 'input:K', 'attr:NAME', 'opset' or 'general'.
-function fieldOf(e, version) {
+// slots: the number of input slots (a variadic input has several).
+function fieldOf(e, version, slots) {
   const msg = e.message ?? '';
   const inputIndex = (name) => version.inputs.findIndex((i) => i.name === name);
+  // An input the message names: "input 1", "inputs[1]", or its name as a word ("ends [2, 3] has
+  // 2 values but starts has 1": the first named); an axis out of range with an `axes` input, that one.
+  const named = () => {
+    const k = /\binput (\d+)/.exec(msg)?.[1] ?? /inputs\[(\d+)\]/.exec(msg)?.[1];
+    if (k !== undefined && Number(k) < slots) return `input:${k}`;
+    if (inputIndex('axes') >= 0 && /\baxis\b/.test(msg)) return `input:${inputIndex('axes')}`;
+    let first = null;
+    version.inputs.forEach((spec, j) => {
+      const at = new RegExp(`(^|[^\\w'])'?${spec.name}'?\\b`).exec(msg.replace(/^\S+: /, ''))?.index;
+      if (at !== undefined && (first === null || at < first.at)) first = { at, j };
+    });
+    return first ? `input:${first.j}` : null;
+  };
   switch (e.code) {
     case 'ERR_OPSET': return 'opset';
-    case 'ERR_INDEX': return `input:${Math.max(0, inputIndex('indices'))}`;
+    case 'ERR_INDEX': return inputIndex('indices') >= 0 ? `input:${inputIndex('indices')}` : named() ?? 'general';
     case 'ERR_ATTRIBUTE': {
-      const named = /attribute '(\w+)'/.exec(msg)?.[1] ?? (/\baxis\b/.test(msg) ? 'axis' : null);
-      if (named && version.attributes.some((a) => a.name === named)) return `attr:${named}`;
+      const attr = /attribute '(\w+)'/.exec(msg)?.[1] ?? (/\baxis\b/.test(msg) ? 'axis' : null);
+      if (attr && version.attributes.some((a) => a.name === attr)) return `attr:${attr}`;
       return version.attributes.length ? `attr:${version.attributes[0].name}` : 'general';
     }
     case 'ERR_SHAPE': {
       if (version.op === 'Reshape' && /reshape|shape \[|allowzero/i.test(msg))
         return inputIndex('shape') >= 0 ? `input:${inputIndex('shape')}` : 'attr:shape';
-      return 'input:0';
+      return named() ?? 'input:0';
     }
-    default: {
-      const k = /input (\d+)/.exec(msg)?.[1] ?? /inputs\[(\d+)\]/.exec(msg)?.[1];
-      return k !== undefined && Number(k) < version.inputs.length ? `input:${k}` : 'general';
-    }
+    default: return named() ?? 'general';
   }
-}
-
-function attributesFrom(version, texts) {
-  const attrs = {}, errors = {};
-  for (const a of version.attributes) {
-    const text = String(texts?.[a.name] ?? '').trim();
-    if (text === '') continue;
-    const field = `attr:${a.name}`;
-    const toks = text.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
-    if (!toks.every((t) => /^[+-]?\d+$/.test(t))) { errors[field] = `${a.name}: '${text}' is not ${a.kind === 'INTS' ? 'a list of integers' : 'an integer'}`; continue; }
-    if (a.kind === 'INT') {
-      if (toks.length !== 1) { errors[field] = `${a.name} takes one integer`; continue; }
-      attrs[a.name] = Number(toks[0]);
-    } else attrs[a.name] = toks.map(Number);
-  }
-  return { attrs, errors };
 }
 
 // Symbol values typed as "batch=2, seq=3".
@@ -82,26 +85,44 @@ function describeTensor(t, { limit = SHOWN } = {}) {
 }
 
 // One request of the Op panel: parse, infer shapes (symbols kept), run (symbols resolved), time.
-function opRequest({ op, opset, inputs, attributes, symbols: symbolText }) {
-  const version = versionFor(op, opset);
+// domain: '' for ONNX's own ops, else e.g. 'com.microsoft', whose version `opset` then is.
+// inputs: one per input slot (a variadic input has one or more), null for an optional input left out.
+function opRequest({ domain = '', op, opset, inputs, attributes, symbols: symbolText }) {
+  const version = versionFor(domain, op, opset);
   if (!version) {
-    const known = versions.filter((v) => v.op === op);
-    return { version: null, errors: { opset: `${op} has no version at opset ${opset}; onnx-wasm covers opsets ${known[0]?.since ?? 1} to ${known.at(-1)?.until ?? 28}` } };
+    const known = versions.filter((v) => v.domain === domain && v.op === op);
+    const range = known.length ? `${op} has versions at ${domain || 'ai.onnx'} opsets ${known[0].since} to ${known.at(-1).until}` : `onnx-wasm has no ${op} in domain '${domain}'`;
+    return { version: null, errors: { opset: `${op} has no version at ${domain ? `${domain} ` : ''}opset ${opset}; ${range}` } };
   }
   const errors = {};
   const fail = (field, message) => { errors[field] ??= message; };
-  const node = { opType: op, attributes: {} };
+  // The opset as runNode takes it for a node of another domain: { domain, version }.
+  const options = { opset: domain ? { domain, version: opset } : opset };
+  const node = { opType: op, ...(domain ? { domain } : {}), attributes: {} };
   const a = attributesFrom(version, attributes);
   Object.assign(errors, a.errors);
-  node.attributes = a.attrs;
+  const attrTensors = [];
+  for (const [name, value] of Object.entries(a.attrs)) {
+    if (!value?.tensor) { node.attributes[name] = value; continue; }
+    try {
+      const t = new Tensor(value.tensor.type, toStorage(value.tensor.type, value.tensor.elements), [1]);
+      attrTensors.push(t);
+      node.attributes[name] = t;
+    } catch (e) {
+      fail(`attr:${name}`, `${name}: ${e.message}`);
+    }
+  }
 
   let symbols = new Map();
   try { symbols = parseSymbols(symbolText); } catch (e) { fail(e.field, e.message); }
 
-  // Parse every input: dims (with symbols) and elements.
-  const parsed = version.inputs.map((spec, k) => {
+  // Parse every input slot: dims (with symbols) and elements; null for one left out.
+  const slots = version.inputs.at(-1)?.variadic ? Math.max(version.inputs.length, inputs.length) : version.inputs.length;
+  const specs = Array.from({ length: slots }, (_, k) => slotSpec(version, k));
+  const parsed = specs.map((spec, k) => {
     const field = `input:${k}`;
     const given = inputs[k] ?? {};
+    if (inputs[k] === null && spec.optional) return null;
     const type = given.type ?? spec.types[0];
     const out = { type, dims: undefined, elements: undefined };
     if (!TYPE_NAMES.includes(type)) { fail(field, `unknown type '${type}'`); return out; }
@@ -110,25 +131,29 @@ function opRequest({ op, opset, inputs, attributes, symbols: symbolText }) {
     return out;
   });
 
-  // Shape inference, without running: symbolic dims as typed; Reshape's shape values when known.
+  // Shape inference, without running: symbolic dims as typed; the values of small int64 inputs
+  // given too (as constants of a model: Reshape's shape, Slice's starts, Unsqueeze's axes...).
   let inferred = null;
   const attrBroken = version.attributes.some((x) => errors[`attr:${x.name}`]);
-  if (parsed.every((p) => p.dims !== undefined) && !attrBroken) {
-    const infos = parsed.map((p, k) => {
+  if (parsed.every((p) => p === null || p.dims !== undefined) && !attrBroken) {
+    const infos = parsed.map((p) => {
+      if (p === null) return null;
       const info = { type: p.type, dims: p.dims };
-      if (version.inputs[k].name === 'shape' && p.type === 'int64' && p.elements) info.value = p.elements.map(Number);
+      if (p.type === 'int64' && p.elements && p.elements.length <= 64 && p.dims?.every((d) => typeof d === 'number') && sizeOf(p.dims) === p.elements.length)
+        info.value = p.elements.map((b) => (Number.isSafeInteger(Number(b)) ? Number(b) : String(b)));
       return info;
     });
     try {
-      inferred = inferShapes(node, infos, { opset });
+      inferred = inferShapes(node, infos, options);
     } catch (e) {
-      fail(fieldOf(e, version), e.message);
+      fail(fieldOf(e, version, slots), e.message);
     }
   }
 
   // Concrete dims: symbols (and ?) from the symbols field, else the one unknown of an input
   // deduced from its number of values.
   const concrete = parsed.map((p, k) => {
+    if (p === null) return 'omitted';
     if (!p.dims || !p.elements) return null;
     const field = `input:${k}`;
     const unknown = [];
@@ -139,7 +164,7 @@ function opRequest({ op, opset, inputs, attributes, symbols: symbolText }) {
       return d;
     });
     if (unknown.length > 1) {
-      fail('symbols', `to run, give values for ${unknown.map((j) => p.dims[j] ?? '?').join(', ')} of ${version.inputs[k].name} (e.g. ${unknown.map((j) => `${p.dims[j] ?? 'n'}=2`).join(', ')})`);
+      fail('symbols', `to run, give values for ${unknown.map((j) => p.dims[j] ?? '?').join(', ')} of ${specs[k].name} (e.g. ${unknown.map((j) => `${p.dims[j] ?? 'n'}=2`).join(', ')})`);
       return null;
     }
     if (unknown.length === 1) {
@@ -164,37 +189,38 @@ function opRequest({ op, opset, inputs, attributes, symbols: symbolText }) {
   if (Object.keys(errors).length === 0 && concrete.every((d) => d)) {
     const tensors = [];
     try {
-      parsed.forEach((p, k) => tensors.push(new Tensor(p.type, toStorage(p.type, p.elements), concrete[k])));
+      parsed.forEach((p, k) => tensors.push(p === null ? null : new Tensor(p.type, toStorage(p.type, p.elements), concrete[k])));
     } catch (e) {
       fail(`input:${tensors.length}`, e.message);
     }
     if (!Object.keys(errors).length) {
       try {
         const t0 = performance.now();
-        const [out] = runNode(node, tensors, { opset });
+        const [out] = runNode(node, tensors, options);
         const first = performance.now() - t0;
-        output = { ...describeTensor(out), view: tensors.some((t) => out.sharesMemoryWith?.(t)) };
+        output = { ...describeTensor(out), view: tensors.some((t) => t && out.sharesMemoryWith?.(t)) };
         out.dispose();
         // The median of repeated runs (up to 200, or 30 ms) for a steadier figure.
         const times = [];
         const until = performance.now() + 30;
         while (times.length < 200 && performance.now() < until) {
           const s = performance.now();
-          const [o] = runNode(node, tensors, { opset });
+          const [o] = runNode(node, tensors, options);
           times.push(performance.now() - s);
           o.dispose();
         }
         times.sort((x, y) => x - y);
         time = { first, median: times[times.length >> 1] ?? first, runs: times.length };
       } catch (e) {
-        fail(fieldOf(e, version), e.message);
+        fail(fieldOf(e, version, slots), e.message);
         output = null;
       }
     }
-    tensors.forEach((t) => t.dispose());
+    tensors.forEach((t) => t?.dispose());
   }
+  attrTensors.forEach((t) => t.dispose());
   return {
-    version: { op: version.op, since: version.since, until: version.until },
+    version: { domain: version.domain, op: version.op, since: version.since, until: version.until },
     errors,
     inferred,
     output,
@@ -424,8 +450,10 @@ function jsCopy(data) {
   return out;
 }
 
-function benchSetup({ op, opset, type, attributes, size }) {
-  const version = versionFor(op, opset);
+function benchSetup({ domain = '', op, opset, type, attributes, size }) {
+  if (domain !== '' || !BENCH_OPS.includes(op))
+    throw new FieldError('bench', `the benchmark has a JS loop for ${BENCH_OPS.join(', ')} only, not ${domain ? `${domain}.` : ''}${op}`);
+  const version = versionFor('', op, opset);
   if (!version) throw new FieldError('bench', `${op} has no version at opset ${opset}`);
   const allowed = version.inputs[0].types;
   const dtype = BENCH_TYPES[type] && allowed.includes(type) ? type : 'float32';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../examples/playground/server.mjs';
-import { init } from '../../js/index.mjs';
+import { init, opVersions } from '../../js/index.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
 import { gatherModel, tableBytes as externalTable } from '../support/external-models.mjs';
 import { suiteRoots } from '../support/onnx-test-dir.mjs';
@@ -68,6 +68,42 @@ const examples = [
   { label: 'Reshape with 0 and -1, symbolic batch', inferred: 'float32 [batch, 12]', meta: /float32 \[2, 12\] · 24 values · a view/, values: Array.from({ length: 24 }, (_, i) => i) },
   { label: 'Reshape-1 (shape attribute)', inferred: 'float32 [3, 2]', meta: /float32 \[3, 2\] · 6 values · a view/, values: [1, 2, 3, 4, 5, 6] },
   { label: 'Reshape int4 (packed)', inferred: 'int4 [6]', meta: /int4 \[6\] · 6 values · a view/, values: [-3, -2, -1, 0, 1, 2] },
+  // The ops around them. The dims of ['batch', 3, 4, 5] from 1 to -1; batch = 120 values / 60.
+  { label: 'Shape with start and end, symbolic batch', inferred: 'int64 [2]', meta: /int64 \[2\] · 2 values$/, values: [3, 4] },
+  { label: 'Size', inferred: 'int64 []', meta: /int64 \[\] · 1 value$/, values: [24] },
+  { label: 'Identity (a view)', inferred: 'float16 [2, 2]', meta: /float16 \[2, 2\] · 4 values · a view/, values: [0.5, 1, 1.5, 2] },
+  // axes 0 and -1 (3 of the output's rank 4) of [2, 3]
+  { label: 'Unsqueeze with an axes input', inferred: 'float32 [1, 2, 3, 1]', meta: /float32 \[1, 2, 3, 1\] · 6 values · a view/, values: [1, 2, 3, 4, 5, 6] },
+  { label: 'Squeeze with axes left out (every 1)', inferred: 'float32 [3, 2]', meta: /float32 \[3, 2\] · 6 values · a view/, values: [1, 2, 3, 4, 5, 6] },
+  // [[1], [2]] | [[3, 4], [5, 6]] | [[7, 8, 9], [10, 11, 12]] on axis 1
+  { label: 'Concat of three inputs', inferred: 'int32 [2, 6]', meta: /int32 \[2, 6\] · 12 values$/, values: [1, 3, 4, 7, 8, 9, 2, 5, 6, 10, 11, 12] },
+  // [3, 4] holding 0..11: rows from 2 down by 2 (2, 0; the end -1000 clamps to before row 0), columns 3 down to 1
+  { label: 'Slice with negative steps', inferred: 'float32 [2, 3]', meta: /float32 \[2, 3\] · 6 values$/, values: [11, 10, 9, 3, 2, 1] },
+  { label: 'Range, int64 counting down', inferred: 'int64 [4]', meta: /int64 \[4\] · 4 values$/, values: [10, 7, 4, 1] },
+  // float inputs' values are not given to inference, so the length is unknown until the run
+  { label: 'Range, float32', inferred: 'float32 [?]', meta: /float32 \[4\] · 4 values$/, values: [1, 1.25, 1.5, 1.75] },
+  { label: 'ConstantOfShape float32 1.5', inferred: 'float32 [2, 3]', meta: /float32 \[2, 3\] · 6 values$/, values: [1.5, 1.5, 1.5, 1.5, 1.5, 1.5] },
+  // 0.1 is 0.0999755859375 in float16; 65520 is halfway between 65504 and 65536 (inf): ties to even
+  // (65504's last mantissa bit is 1) gives inf; 1e-8 is below half the smallest subnormal (2^-25)
+  { label: 'Cast float32 to float16 (rounding, inf, underflow)', inferred: 'float16 [5]', meta: /float16 \[5\] · 5 values$/, shown: '[1, 0.099976, 65504, inf, 0]' },
+  { label: 'Cast float32 to int4 (ties to even)', inferred: 'int4 [8]', meta: /int4 \[8\] · 8 values$/, values: [-8, -2, -2, 0, 0, 2, 2, 7] },
+  // 2049 is halfway between float16's 2048 and 2050: to even, 2048; 70000 is beyond 65504
+  { label: 'CastLike int32 to float16', inferred: 'float16 [3]', meta: /float16 \[3\] · 3 values$/, shown: '[1, 2048, inf]' },
+  { label: 'Mul with broadcasting', inferred: 'float32 [2, 3]', meta: /float32 \[2, 3\] · 6 values$/, values: [10, 20, 30, 20, 40, 60] },
+  // B [100, 200, 300] along axis 0 of A [3, 4] holding 0..11
+  { label: 'Add-6 with broadcast and axis', inferred: 'float32 [3, 4]', meta: /float32 \[3, 4\] · 12 values$/,
+    values: [100, 101, 102, 103, 204, 205, 206, 207, 308, 309, 310, 311] },
+  { label: 'Sub uint8 (wraps around)', inferred: 'uint8 [3]', meta: /uint8 \[3\] · 3 values$/, values: [254, 249, 248] },
+  { label: 'Div int32 (truncates)', inferred: 'int32 [3]', meta: /int32 \[3\] · 3 values$/, values: [3, -3, 4] },
+  // [[1, 2, 3], [4, 5, 6]], axis 1, indices [[2, 0], [-1, 1]]
+  { label: 'GatherElements on axis 1', inferred: 'float32 [2, 2]', meta: /float32 \[2, 2\] · 4 values$/, values: [3, 1, 6, 5] },
+  // batch 0: data[0][1] = [2, 3]; batch 1: data[1][0] = [4, 5]
+  { label: 'GatherND with batch_dims 1', inferred: 'int32 [2, 2]', meta: /int32 \[2, 2\] · 4 values$/, values: [2, 3, 4, 5] },
+  // x[i][j] - zero_point[i][j / 2], times scale[i][j / 2]
+  { label: 'DequantizeLinear blocked int4', inferred: 'float32 [2, 4]', meta: /float32 \[2, 4\] · 8 values$/, values: [-4, -0.5, -2, 12, 2, 3, -3, -4] },
+  // rows 2 and 0, (code - 8) * scale: row 2 codes 0, 15, ... times -0.25; row 0 codes 0..15 times 0.5
+  { label: 'GatherBlockQuantized 4-bit codes, float16 scales', inferred: 'float16 [2, 16]', meta: /float16 \[2, 16\] · 32 values$/,
+    values: [...Array(8).fill([2, -1.75]).flat(), ...Array.from({ length: 16 }, (_, k) => (k - 8) * 0.5)] },
 ];
 
 for (const ex of examples) {
@@ -80,11 +116,157 @@ for (const ex of examples) {
     assert.match(await text('#op-output-meta'), ex.meta);
     const shown = await text('#op-output-values');
     if (ex.strings) assert.deepEqual(shown.match(/[a-z]+/g), ex.strings);
+    else if (ex.shown) assert.equal(shown, ex.shown);
     else assert.deepEqual(numbers(shown), ex.values);
     assert.match(await text('#op-time'), /per runNode/);
     assert.equal(await page.getAttribute('#op-result', 'data-state'), 'ok');
   });
 }
+
+test('every example of the page is in the table above', async () => {
+  const labels = await page.$$eval('#op-preset option', (os) => os.map((o) => o.textContent));
+  assert.deepEqual([...labels].sort(), examples.map((e) => e.label).sort());
+});
+
+test('the op list is the registry: every op of every domain, grouped by domain', async () => {
+  const groups = await page.$$eval('#op-type optgroup', (gs) => gs.map((g) => [g.label, [...g.querySelectorAll('option')].map((o) => o.textContent)]));
+  const want = new Map();
+  for (const v of opVersions()) {
+    const d = v.domain || 'ai.onnx';
+    if (!want.has(d)) want.set(d, []);
+    if (!want.get(d).includes(v.op)) want.get(d).push(v.op);
+  }
+  assert.deepEqual(groups, [...want]);
+  assert.ok(want.get('ai.onnx').length >= 21 && want.get('com.microsoft').includes('GatherBlockQuantized'), JSON.stringify([...want]));
+});
+
+test('a com.microsoft op: the opset field becomes that domain\'s, and back', async () => {
+  await page.selectOption('#op-preset', { label: 'Gather rows (negative index)' });
+  await idle();
+  await page.selectOption('#op-type', 'com.microsoft.GatherBlockQuantized');
+  await idle();
+  assert.equal(await page.inputValue('#op-opset'), '1');
+  assert.equal(await text('#op-opset-label'), 'com.microsoft opset');
+  assert.match(await text('#op-version'), /^com\.microsoft GatherBlockQuantized-1 is in force/);
+  assert.equal(await page.getAttribute('#op-result', 'data-state'), 'ok');
+  assert.equal(await text('#op-inferred'), 'float16 [2, 16]');
+  // The default domain's op list again: its opset comes back.
+  await page.selectOption('#op-type', 'Concat');
+  await idle();
+  assert.equal(await page.inputValue('#op-opset'), '13');
+  assert.equal(await text('#op-opset-label'), 'opset');
+  assert.match(await text('#op-version'), /^Concat-13 is in force/);
+  // An opset GatherBlockQuantized does not have: the error names the domain's versions.
+  await page.selectOption('#op-type', 'com.microsoft.GatherBlockQuantized');
+  await idle();
+  await page.fill('#op-opset', '2');
+  await idle();
+  assert.match(await text('[data-error-for="opset"]'), /GatherBlockQuantized has no version at com\.microsoft opset 2.*opsets 1 to 1/);
+});
+
+test('an optional input left out is passed as null, and put back', async () => {
+  await page.selectOption('#op-preset', { label: 'Squeeze with axes left out (every 1)' });
+  await idle();
+  const omit = '#op-input-axes .input-omit';
+  assert.equal(await page.isChecked(omit), true);
+  assert.equal(await page.isDisabled('#op-input-axes textarea'), true);
+  await page.uncheck(omit);
+  await page.fill('#op-input-axes .input-dims', '1');
+  await page.fill('#op-input-axes textarea', '2');
+  await idle();
+  assert.equal(await text('#op-inferred'), 'float32 [1, 3, 2]');
+  assert.match(await text('#op-output-meta'), /float32 \[1, 3, 2\]/);
+  // An axis that is not of size 1: the error shows at the axes input.
+  await page.fill('#op-input-axes textarea', '1');
+  await idle();
+  assert.match(await text('[data-error-for="input:1"]'), /Squeeze-13/);
+  assert.notEqual(await page.getAttribute('#op-result', 'data-state'), 'ok');
+  await page.check(omit);
+  await idle();
+  assert.equal(await text('#op-inferred'), 'float32 [3, 2]');
+  assert.equal(await text('[data-error-for="input:1"]'), '');
+  // Slice's optional steps left out: step 1 from row 2 to the clamped end: nothing.
+  await page.selectOption('#op-preset', { label: 'Slice with negative steps' });
+  await idle();
+  await page.check('#op-input-steps .input-omit');
+  await idle();
+  assert.equal(await text('#op-inferred'), 'float32 [0, 0]');
+  assert.match(await text('#op-output-meta'), /float32 \[0, 0\] · 0 values/);
+});
+
+test('a variadic input: Concat\'s inputs added and removed, errors at the input they concern', async () => {
+  await page.selectOption('#op-preset', { label: 'Concat of three inputs' });
+  await idle();
+  assert.equal(await page.locator('#op-inputs fieldset.input-block').count(), 3);
+  await page.click('#op-input-inputs-1 .input-remove');
+  await idle();
+  assert.equal(await page.locator('#op-inputs fieldset.input-block').count(), 2);
+  assert.equal(await text('#op-inferred'), 'int32 [2, 4]');
+  assert.deepEqual(numbers(await text('#op-output-values')), [1, 7, 8, 9, 2, 10, 11, 12]);
+  // Added: a copy of the last ([2, 3] holding 7..12).
+  await page.click('#op-input-add');
+  await idle();
+  assert.equal(await page.locator('#op-inputs fieldset.input-block').count(), 3);
+  assert.equal(await text('#op-inferred'), 'int32 [2, 7]');
+  assert.deepEqual(numbers(await text('#op-output-values')), [1, 7, 8, 9, 7, 8, 9, 2, 10, 11, 12, 10, 11, 12]);
+  await page.fill('#op-input-inputs-2 .input-dims', '3, 2');
+  await idle();
+  assert.match(await text('[data-error-for="input:2"]'), /Concat-13: input 2 has shape \[3, 2\]/);
+  assert.equal(await text('#op-output-values'), '');
+  await page.click('#op-input-inputs-2 .input-remove');
+  await idle();
+  assert.deepEqual(await page.$$eval('#op-panel .field-error', (els) => els.map((e) => e.textContent).filter(Boolean)), [], 'no error is left');
+  assert.equal(await text('#op-inferred'), 'int32 [2, 4]');
+});
+
+test('attributes of other kinds: a type by name or id, a TENSOR value, a STRING', async () => {
+  await page.selectOption('#op-preset', { label: 'Cast float32 to float16 (rounding, inf, underflow)' });
+  await idle();
+  await page.fill('#op-attr-to', '10');   // TensorProto.FLOAT16
+  await idle();
+  assert.equal(await text('#op-output-values'), '[1, 0.099976, 65504, inf, 0]');
+  await page.fill('#op-attr-to', 'int8x');
+  await idle();
+  assert.match(await text('[data-error-for="attr:to"]'), /'int8x' is neither a type .* nor a type id/);
+  await page.fill('#op-attr-to', '99');
+  await idle();
+  assert.match(await text('[data-error-for="attr:to"]'), /Cast-13: attribute 'to' is 99/);
+  // Cast-1's `to` is a STRING, a TensorProto name: this page's names are taken too.
+  await page.fill('#op-attr-to', 'float64');
+  await page.fill('#op-opset', '1');
+  await idle();
+  assert.match(await text('#op-version'), /^Cast-1 /);
+  assert.match(await text('#op-output-meta'), /^float64 \[5\]/);
+  assert.deepEqual(numbers(await text('#op-output-values')), [1, 0.100000001490116, 65504, 65520, 9.99999993922529e-9]);
+
+  await page.selectOption('#op-preset', { label: 'ConstantOfShape float32 1.5' });
+  await idle();
+  await page.fill('#op-attr-value', 'int64 -7');
+  await idle();
+  assert.match(await text('#op-output-meta'), /^int64 \[2, 3\]/);
+  assert.deepEqual(numbers(await text('#op-output-values')), [-7, -7, -7, -7, -7, -7]);
+  await page.fill('#op-attr-value', 'float32 1, 2');
+  await idle();
+  assert.match(await text('[data-error-for="attr:value"]'), /one value/);
+  await page.fill('#op-attr-value', 'bogus 1');
+  await idle();
+  assert.match(await text('[data-error-for="attr:value"]'), /'bogus' is not a type/);
+  await page.fill('#op-attr-value', '');   // not set: float32 zeros
+  await idle();
+  assert.match(await text('#op-output-meta'), /^float32 \[2, 3\]/);
+  assert.deepEqual(numbers(await text('#op-output-values')), [0, 0, 0, 0, 0, 0]);
+});
+
+test('the benchmark panel says which ops it times, and offers no run for the others', async () => {
+  await page.selectOption('#op-preset', { label: 'Mul with broadcasting' });
+  await idle();
+  assert.equal(await page.isDisabled('#bench-start'), true);
+  assert.match(await text('#bench-desc'), /JavaScript loop for Gather, Flatten, Reshape only; Mul is chosen/);
+  await page.selectOption('#op-preset', { label: 'Flatten at axis 1' });
+  await idle();
+  assert.equal(await page.isDisabled('#bench-start'), false);
+  assert.match(await text('#bench-desc'), /^next run: Flatten-13/);
+});
 
 test('the version in force follows the opset, with its rules', async () => {
   await page.selectOption('#op-preset', { label: 'Flatten at axis 1' });
