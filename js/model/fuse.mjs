@@ -1,5 +1,9 @@
-// DequantizeLinear(table) -> Gather, rewritten at create() so that a run reads only the quantized
-// rows it needs: Gather(table) -> DequantizeLinear, each element computed as before (a gather
+// Rewrites of the graph at create() so that a run reads only the rows of a table it needs.
+// 1. Reshape of an initializer by a constant shape (onnxruntime-genai's Reshape of a MatMulNBits
+//    weight into the table of its GatherBlockQuantized): the initializer itself, with the new dims
+//    (the same bytes; in its file, they stay there). Without it the Reshape reads the whole table,
+//    which must then be loaded.
+// 2. DequantizeLinear(table) -> Gather: Gather(table) -> DequantizeLinear, each element computed as before (a gather
 // moves elements; the dequantization is elementwise), so outputs are byte for byte the same.
 // Without it a run would dequantize the whole table (a float copy 2 to 8 times its quantized
 // size, made again on every run), then gather a few rows of it.
@@ -24,7 +28,7 @@ import { canonicalDomain } from '../node.mjs';
 /** @typedef {import('./onnx-proto.mjs').AttributeProto} AttributeProto */
 
 // TensorProto.DataType ids.
-const FLOAT = 1, UINT8 = 2, INT8 = 3, UINT16 = 4, INT16 = 5, INT32 = 6, FLOAT16 = 10, BFLOAT16 = 16, UINT4 = 21, INT4 = 22;
+const FLOAT = 1, UINT8 = 2, INT8 = 3, UINT16 = 4, INT16 = 5, INT32 = 6, INT64 = 7, FLOAT16 = 10, BFLOAT16 = 16, UINT4 = 21, INT4 = 22;
 const GATHERED = new Set([INT8, UINT8, INT16, UINT16, INT32]);
 const GBQ_SCALES = new Set([FLOAT, FLOAT16, BFLOAT16]);
 
@@ -58,6 +62,68 @@ const intOf = (n, name, fallback) => {
  * @returns {NodeProto}
  */
 const node = (name, opType, domain, input, output, attribute) => ({ name, opType, domain, input, output: [output], attribute, docString: '' });
+
+// Reshape's output dims from the input's and the shape's entries (0 copies the input's dim unless
+// allowzero, -1 takes the rest), or null when they do not fit (the Reshape is left to say why).
+/**
+ * @param {readonly number[]} dims
+ * @param {readonly number[]} shape
+ * @param {boolean} allowZero
+ * @returns {number[] | null}
+ */
+function reshaped(dims, shape, allowZero) {
+  const count = dims.reduce((a, b) => a * b, 1);
+  const out = shape.map((d, k) => (d === 0 && !allowZero ? dims[k] : d));
+  if (out.some((d) => d === undefined || d < -1) || out.filter((d) => d === -1).length > 1) return null;
+  const known = out.reduce((a, d) => (d === -1 ? a : a * d), 1);
+  if (out.includes(-1)) {
+    if (known === 0 || count % known !== 0) return null;
+    out[out.indexOf(-1)] = count / known;
+  } else if (known !== count) return null;
+  return out;
+}
+
+// The graph with each Reshape of an initializer that nothing else reads, by a constant shape (an
+// int64 initializer, or Reshape-1's attribute), replaced by the initializer with the new dims under
+// the Reshape's output name.
+/**
+ * @param {GraphProto} g
+ * @returns {GraphProto}
+ */
+export function foldReshapedInitializers(g) {
+  /** @type {Map<string, TensorProto>} */
+  const constant = new Map(g.initializer.map((t) => [t.name, t]));
+  for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
+  const outputs = new Set(g.output.map((o) => o.name));
+  /** @type {Map<string, number>} */
+  const reads = new Map();
+  for (const n of g.node) for (const x of n.input) if (x) reads.set(x, (reads.get(x) ?? 0) + 1);
+  /** @type {Map<string, TensorProto>} */
+  const folded = new Map();   // initializer name -> the initializer it becomes
+  /** @type {Set<NodeProto>} */
+  const gone = new Set();
+  for (const n of g.node) {
+    if (canonicalDomain(n.domain) !== '' || n.opType !== 'Reshape' || n.output.length !== 1 || outputs.has(n.input[0])) continue;
+    const x = constant.get(n.input[0]);
+    if (!x || reads.get(x.name) !== 1 || folded.has(x.name) || outputs.has(x.name)) continue;
+    let shape;
+    if (n.input.length >= 2) {
+      const s = constant.get(n.input[1]);
+      if (!s || s.dataType !== INT64 || s.dims.length !== 1 || s.dataLocation === 1) continue;
+      shape = s.int64Data.length ? s.int64Data.map(Number)
+        : Array.from({ length: s.rawData.length / 8 }, (_, k) => Number(new DataView(s.rawData.buffer, s.rawData.byteOffset + 8 * k, 8).getBigInt64(0, true)));
+    } else {
+      shape = n.attribute.find((a) => a.name === 'shape')?.ints.map(Number);
+      if (!shape) continue;
+    }
+    const dims = reshaped(x.dims.map(Number), shape, intOf(n, 'allowzero', 0) === 1);
+    if (!dims) continue;
+    folded.set(x.name, { ...x, name: n.output[0], dims: dims.map(BigInt) });
+    gone.add(n);
+  }
+  if (!gone.size) return g;
+  return { ...g, node: g.node.filter((n) => !gone.has(n)), initializer: g.initializer.map((t) => folded.get(t.name) ?? t) };
+}
 
 // The graph with each such pair rewritten (the same graph when there is none), and the opsets its
 // new nodes need beyond the model's (com.microsoft 1 for GatherBlockQuantized).

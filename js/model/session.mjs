@@ -1,8 +1,8 @@
 // InferenceSession: the onnxruntime-web API over ONNX models of the ops the registry has (and
 // Constant nodes), in every domain it has. At create(): read the model (sources.mjs), parse it,
-// check its opsets and ops (graph.mjs), read DequantizeLinear(table) -> Gather as Gather ->
-// DequantizeLinear (fuse.mjs), sort the graph (graph.mjs), make the initializers Tensors once
-// (they stay in wasm memory; external data is loaded, or kept in its file for the ops that read a
+// check its opsets and ops (graph.mjs), fold Reshapes of initializers and read
+// DequantizeLinear(table) -> Gather as Gather -> DequantizeLinear (fuse.mjs), sort the graph
+// (graph.mjs), make the initializers Tensors once (they stay in wasm memory; external data is loaded, or kept in its file for the ops that read a
 // table by rows: external-data.mjs), walk the graph making Constants, inferring every value's type
 // and shape with symbols and preparing each node (infer-graph.mjs: no shape rules here), and make
 // the run plan (plan.mjs). At run(): check the feeds against the graph inputs, then run the
@@ -21,7 +21,7 @@ import { checkOps, importedOpsets, topologicalOrder } from './graph.mjs';
 import { constInfo, inferGraph } from './infer-graph.mjs';
 import { loadingOptions } from './load-options.mjs';
 import { foldKnownValues } from './fold.mjs';
-import { fuseDequantizeGather } from './fuse.mjs';
+import { foldReshapedInitializers, fuseDequantizeGather } from './fuse.mjs';
 import { disposeMemos, makePlan, runMemoStep } from './plan.mjs';
 import { ExternalData } from './resolve-sources.mjs';
 import { sizeText } from './table-facts.mjs';
@@ -245,8 +245,9 @@ export class InferenceSession {
     const imported = importedOpsets(model);
     this.#opset = /** @type {number} */ (imported.get(''));   // (importedOpsets refuses a model without it)
     checkOps(model.graph, imported);
-    // (DequantizeLinear(table) -> Gather read as Gather -> DequantizeLinear: fuse.mjs)
-    const { graph: g, opsets } = fuseDequantizeGather(model.graph, imported);
+    // (a Reshape of an initializer folded into it; DequantizeLinear(table) -> Gather read as
+    // Gather -> DequantizeLinear: fuse.mjs)
+    const { graph: g, opsets } = fuseDequantizeGather(foldReshapedInitializers(model.graph), imported);
 
     /** @type {{ dispose(): void }[]} */
     const owned = [];
