@@ -6,10 +6,25 @@
 // the server sends application/wasm, else fetched whole. Callers may pass their own `wasmUrl`,
 // `wasmBinary` or compiled `wasmModule`. The one-file browser entries (js/web.mjs,
 // js/web-threads.mjs) carry their build's glue and start fetching and compiling its .wasm right
-// after they are imported, unless init() came first (prefetchBuild); init() then uses both.
+// after they are imported, unless init() came first (webEntry); init() then uses both, and loads
+// only the builds and files the entry names.
 // @ts-check
 import { invalidArgument } from './errors.mjs';
 import { awaitPool, startWorkers } from './thread-pool.mjs';
+
+// globalThis.__ONNX_WASM_WEB_ENTRY__ is true only in the one-file browser entries
+// (dist/*.web.mjs): scripts/build-web.mjs defines it so (declared in scripts/web-entry.d.ts), and
+// esbuild then drops, as dead code, what it guards here and in js/model/sources.mjs: the Node
+// paths with the Node built-ins they import, and the builds and files of dist/ that an entry
+// does not carry (webEntry). A bundler then sees no Node built-in and copies only the files the
+// entry names. Elsewhere (js/, dist/index.*) it is undefined. (Read where it is tested, not
+// through a constant: esbuild folds a constant of a module that imports others only once it has
+// bundled them, too late to drop the code it guards.)
+
+// Node (and Deno and Bun, which set process.versions.node), not a browser page: the one test, also
+// for js/model/.
+export const isNode = !globalThis.__ONNX_WASM_WEB_ENTRY__ && typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
 
 /** @typedef {import('./wasm-module.mjs').WasmModule} WasmModule */
 /** @typedef {import('./index.js').InitOptions} InitOptions */
@@ -68,10 +83,6 @@ export function refreshInfo() {
   return /** @type {RunCalls} */ (runCalls).info;
 }
 
-// Node (and Deno and Bun, which set process.versions.node), not a browser page: the one test, also
-// for js/model/.
-export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-  typeof window === 'undefined';
 
 // The smallest module using a v128 instruction (the probe of wasm-feature-detect).
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
@@ -81,37 +92,54 @@ const cores = () => (isNode ? null : globalThis.navigator?.hardwareConcurrency) 
 // Node's built-in modules. process.getBuiltinModule (Node >= 20.16) returns one at once, where
 // import('node:fs') builds its ES module wrapper first, a noticeable part of the time to a first
 // result (docs/performance.md, "Figures behind design choices").
-const builtin = {
+const builtin = globalThis.__ONNX_WASM_WEB_ENTRY__ ? null : {
   fs: async () => globalThis.process?.getBuiltinModule?.('node:fs') ?? await import('node:fs'),
   os: async () => globalThis.process?.getBuiltinModule?.('node:os') ?? await import('node:os'),
   module: async () => globalThis.process?.getBuiltinModule?.('node:module') ?? await import('node:module'),
 };
 
-// A build whose glue a one-file browser entry (js/web.mjs, js/web-threads.mjs) carries, with its
-// .wasm fetched and compiled from right after the entry was imported: { name, factory, wasmUrl,
-// compiled: Promise<{ module, streamed }>, or null if init() was called before that started }.
-/** @typedef {{ name: string, factory: ModuleFactory, wasmUrl: URL, threads: boolean, compiled: Promise<Compiled> | null }} Prefetched */
+// What a one-file browser entry (js/web.mjs, js/web-threads.mjs) carries: `glues`, for each build
+// it can load, a function resolving to that build's factory (its glue bundled in the entry, or
+// imported when needed); `files`, the files of dist/ those builds need, by the path in dist/ that
+// init() asks for ('onnx-wasm.wasm', 'threads/onnx-wasm-threads.worker.js'): the path of the file
+// the entry uses in its place (the threads entry's workers load copies built for the browser,
+// scripts/build-web.mjs), under init({ wasmPaths }), and its URL next to the entry otherwise;
+// `threads`, whether the entry runs the threads build (onnx-wasm/web keeps to one thread). Null
+// outside these entries.
+/**
+ * @typedef {object} WebEntry
+ * @property {Partial<Record<Build['name'], () => Promise<ModuleFactory>>>} glues
+ * @property {Record<string, { path: string, url: URL }>} files
+ * @property {boolean} threads
+ */
+/** @type {WebEntry | null} */
+let entry = null;
+
+// The build whose .wasm the entry fetches and compiles from right after it was imported:
+// { name, wasmUrl, compiled: Promise<{ module, streamed }>, or null if init() was called before
+// that started }.
+/** @typedef {{ name: string, wasmUrl: URL, compiled: Promise<Compiled> | null }} Prefetched */
 /** @type {Prefetched | null} */
 let prefetched = null;
 
-// Called by a browser entry when it is evaluated. `threads` false: the entry is one-thread, and
-// init() keeps to one thread unless told otherwise. The fetch starts one microtask later unless
-// init() has been called by then: a page that calls init() right after the import (perhaps with
-// its own { wasmModule }) does not fetch the .wasm twice.
+// Called by a browser entry when it is evaluated, with what it carries and the build (if any)
+// whose .wasm to fetch at once. The fetch starts one microtask later unless init() has been
+// called by then: a page that calls init() right after the import (perhaps with its own
+// { wasmModule }) does not fetch the .wasm twice.
 /**
- * @param {string} name
- * @param {ModuleFactory} factory
- * @param {URL} wasmUrl
- * @param {{ threads: boolean }} options
+ * @param {WebEntry} carried
+ * @param {{ name: Build['name'], wasm: string } | null} prefetch the build and its .wasm's path in dist/
  */
-export function prefetchBuild(name, factory, wasmUrl, { threads }) {
-  prefetched = { name, factory, wasmUrl, threads, compiled: null };
-  if (isNode) return;
+export function webEntry(carried, prefetch) {
+  entry = carried;
+  if (isNode || !prefetch) return;
+  prefetched = { name: prefetch.name, wasmUrl: carried.files[prefetch.wasm].url, compiled: null };
   queueMicrotask(() => {
     if (modulePromise) return;
     // (prefetched: as set above; only a second entry's call could have replaced it)
-    /** @type {Prefetched} */ (prefetched).compiled = compileFromUrl(wasmUrl);
-    /** @type {Promise<Compiled>} */ (/** @type {Prefetched} */ (prefetched).compiled).catch(() => {});   // reported by init(), if it uses this build
+    const p = /** @type {Prefetched} */ (prefetched);
+    p.compiled = compileFromUrl(p.wasmUrl);
+    p.compiled.catch(() => {});   // reported by init(), if it uses this build
   });
 }
 
@@ -144,8 +172,8 @@ async function callerModule(wasmModule, build) {
  * @returns {Promise<Build>}
  */
 async function chooseBuild(options) {
-  // The one-thread entry (onnx-wasm/web) keeps to one thread unless told otherwise.
-  const entryKeepsOne = prefetched && !prefetched.threads && options.threads === undefined;
+  // The one-thread entry (onnx-wasm/web) carries no threads build.
+  const entryKeepsOne = entry !== null && !entry.threads;
   if (options.simd === false) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'SIMD disabled by the caller (init({ simd: false }))' };
   const supported = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
   if (!supported) return { name: 'onnx-wasm-nosimd', simd: false, threads: false, reason: 'this engine does not support wasm SIMD' };
@@ -155,7 +183,7 @@ async function chooseBuild(options) {
   if (entryKeepsOne) return single('the onnx-wasm/web entry keeps to one thread (onnx-wasm/web-threads runs the threads build)');
   if (!isNode && !globalThis.crossOriginIsolated) return single('the page is not cross-origin isolated (COOP/COEP headers)');
   if (typeof SharedArrayBuffer !== 'function') return single('SharedArrayBuffer is not available');
-  const os = isNode ? await builtin.os() : null;
+  const os = isNode ? await /** @type {NonNullable<typeof builtin>} */ (builtin).os() : null;
   const n = isNode ? (/** @type {typeof import('node:os')} */ (os).availableParallelism?.() ?? /** @type {typeof import('node:os')} */ (os).cpus().length) : cores();
   if (n < 2) return single('this machine has one core');
   return { name: 'onnx-wasm-threads', simd: true, threads: true, reason: `wasm SIMD and SharedArrayBuffer are available${isNode ? '' : ' (the page is cross-origin isolated)'} and there are ${n} cores` };
@@ -166,7 +194,8 @@ async function chooseBuild(options) {
  * @returns {Promise<ModuleFactory>}
  */
 async function nodeFactory(build) {
-  const { createRequire } = await builtin.module();
+  if (globalThis.__ONNX_WASM_WEB_ENTRY__) throw invalidArgument('onnx-wasm: the one-file browser entries do not run in Node');
+  const { createRequire } = await /** @type {NonNullable<typeof builtin>} */ (builtin).module();
   const nodeRequire = createRequire(import.meta.url);
   if (build.threads) return nodeRequire('../dist/threads/onnx-wasm-threads.js');
   return build.simd ? nodeRequire('../dist/onnx-wasm.cjs') : nodeRequire('../dist/onnx-wasm-nosimd.cjs');
@@ -177,10 +206,16 @@ async function nodeFactory(build) {
  * @returns {Promise<ModuleFactory>}
  */
 async function browserFactory(build) {
-  // Literal imports so that bundlers see (and copy) each glue file.
-  if (build.threads) return (await import('../dist/threads/onnx-wasm-threads.mjs')).default;
-  const glue = build.simd ? await import('../dist/onnx-wasm.mjs') : await import('../dist/onnx-wasm-nosimd.mjs');
-  return glue.default;
+  const carried = entry?.glues[build.name];
+  if (carried) return carried();
+  // Literal imports so that bundlers see (and copy) each glue file. (An `if` around them, not a
+  // throw before them, is what esbuild drops in the one-file entries.)
+  if (!globalThis.__ONNX_WASM_WEB_ENTRY__) {
+    if (build.threads) return (await import('../dist/threads/onnx-wasm-threads.mjs')).default;
+    const glue = build.simd ? await import('../dist/onnx-wasm.mjs') : await import('../dist/onnx-wasm-nosimd.mjs');
+    return glue.default;
+  }
+  throw invalidArgument(`onnx-wasm: this entry does not carry the ${build.name} build`);
 }
 
 // Where the files of dist/ are: next to this module (`new URL('../dist/', import.meta.url)`, which
@@ -192,15 +227,20 @@ async function browserFactory(build) {
  * @returns {URL}
  */
 function distUrl(path, options) {
-  if (options.wasmPaths) return new URL(path, new URL(options.wasmPaths, isNode ? import.meta.url : globalThis.location?.href));
-  switch (path) {
-    case 'onnx-wasm.wasm': return new URL('../dist/onnx-wasm.wasm', import.meta.url);
-    case 'onnx-wasm-nosimd.wasm': return new URL('../dist/onnx-wasm-nosimd.wasm', import.meta.url);
-    case 'threads/onnx-wasm-threads.wasm': return new URL('../dist/threads/onnx-wasm-threads.wasm', import.meta.url);
-    case 'threads/onnx-wasm-threads.js': return new URL('../dist/threads/onnx-wasm-threads.js', import.meta.url);
-    case 'threads/onnx-wasm-threads.worker.js': return new URL('../dist/threads/onnx-wasm-threads.worker.js', import.meta.url);
-    default: throw invalidArgument(`onnx-wasm: no file ${path} in dist/`);
+  const carried = entry?.files[path];
+  if (options.wasmPaths) return new URL(carried?.path ?? path, new URL(options.wasmPaths, isNode ? import.meta.url : globalThis.location?.href));
+  if (carried) return carried.url;
+  if (!globalThis.__ONNX_WASM_WEB_ENTRY__) {
+    switch (path) {
+      case 'onnx-wasm.wasm': return new URL('../dist/onnx-wasm.wasm', import.meta.url);
+      case 'onnx-wasm-nosimd.wasm': return new URL('../dist/onnx-wasm-nosimd.wasm', import.meta.url);
+      case 'threads/onnx-wasm-threads.wasm': return new URL('../dist/threads/onnx-wasm-threads.wasm', import.meta.url);
+      case 'threads/onnx-wasm-threads.js': return new URL('../dist/threads/onnx-wasm-threads.js', import.meta.url);
+      case 'threads/onnx-wasm-threads.worker.js': return new URL('../dist/threads/onnx-wasm-threads.worker.js', import.meta.url);
+      default: throw invalidArgument(`onnx-wasm: no file ${path} in dist/`);
+    }
   }
+  throw invalidArgument(`onnx-wasm: this entry does not carry ${path} (init({ wasmPaths }) says where dist/ is served)`);
 }
 
 // A bundler may inline a small script as a data: URL (Vite does below 4 KB). A worker started from
@@ -267,7 +307,7 @@ async function loadModule(options) {
     // Compiled and instantiated synchronously: for a module this small that takes less time than
     // the glue's asynchronous path waited for the event loop (docs/performance.md, "Figures
     // behind design choices").
-    const { readFileSync } = await builtin.fs();
+    const { readFileSync } = await /** @type {NonNullable<typeof builtin>} */ (builtin).fs();
     const bytes = readFileSync(wasmUrl);
     moduleArgs.instantiateWasm = (imports, receive) => {
       const module = new WebAssembly.Module(bytes);
@@ -288,7 +328,7 @@ async function loadModule(options) {
       return module;
     }));
   }
-  const factory = prefetched?.name === build.name && !isNode ? prefetched.factory : isNode ? await nodeFactory(build) : await browserFactory(build);
+  const factory = isNode ? await nodeFactory(build) : await browserFactory(build);
   const m = await Promise.race([factory(moduleArgs), failed]);
   // The threads build's workers load in the background, after init() has resolved.
   const pool = build.threads ? startWorkers(m, isNode) : Promise.resolve(false);

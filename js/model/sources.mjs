@@ -41,7 +41,8 @@ const BLOB_READS_IN_FLIGHT = 8;        // slices read at once for a table kept i
 // choices").
 /** @returns {Promise<NodeModules | null>} */
 export async function nodeModules() {
-  if (!isNode) return null;
+  // (the guard: js/runtime.mjs, isNode)
+  if (globalThis.__ONNX_WASM_WEB_ENTRY__ || !isNode) return null;
   /**
    * @template {'node:fs' | 'node:path'} N
    * @param {N} name
@@ -359,7 +360,7 @@ export function asUrl(x) {
  * @returns {string | null}
  */
 export function asPath(x) {
-  if (!isNode) return null;
+  if (globalThis.__ONNX_WASM_WEB_ENTRY__ || !isNode) return null;
   const href = x instanceof URL ? x.href : typeof x === 'string' ? x : null;
   if (href === null) return null;
   if (!/^file:/i.test(href)) return asUrl(href) ? null : href;
