@@ -19,6 +19,8 @@
 // --ort-node-spin keeps its default there too.
 //   node bench/embeddings.mjs [--runs 50] [--warmup 5] [--no-children] [--ort-node-spin] [--keep]
 //   node bench/embeddings.mjs --engine <name> --dir <folder>   (a child: one engine, prints JSON)
+//   node bench/embeddings.mjs --browser [--runs 50] [--warmup 5] [--keep]   (Chromium, OPFS: below)
+// --rows N: a table of N rows instead of 262,144 (a quick check of the bench itself).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,11 +30,6 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { create, toBinary } from '@bufbuild/protobuf';
-import {
-  AttributeProtoSchema, GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema,
-  StringStringEntryProtoSchema, TensorProto_DataType as DT, TensorProtoSchema, TypeProtoSchema, ValueInfoProtoSchema,
-} from 'onnx-buf';
 
 const here = fileURLToPath(import.meta.url);
 const require = createRequire(import.meta.url);
@@ -40,7 +37,7 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const RUNS = Number(option('--runs', 50)), WARMUP = Number(option('--warmup', 5));
 
-const ROWS = 262144, COLS = 2560, BLOCK = 32, BITS = 4, SEQ = 512;
+const ROWS = Number(option('--rows', 262144)), COLS = 2560, BLOCK = 32, BITS = 4, SEQ = 512;
 const DATA_BYTES = (ROWS * COLS * BITS) / 8;                  // 335,544,320
 const SCALE_COUNT = (ROWS * COLS) / BLOCK, SCALE_BYTES = SCALE_COUNT * 2;   // 41,943,040
 const FILE = 'embeddings.bin', TARGET_MS = 2.5, TARGET_FILE_MS = 5, TARGET_FILE_CREATE_MS = 50, TARGET_FILE_RSS_MB = 150;
@@ -73,57 +70,18 @@ function idValues() {
 }
 
 // ---- the model and its external data ----
-const valueInfo = (name, elemType, dims) => create(ValueInfoProtoSchema, {
-  name,
-  type: create(TypeProtoSchema, { value: { case: 'tensorType', value: {
-    elemType, ...(dims && { shape: { dim: dims.map((d) => ({ value: typeof d === 'string' ? { case: 'dimParam', value: d } : { case: 'dimValue', value: BigInt(d) } })) } }),
-  } } }),
-});
-const intAttribute = (name, i) => create(AttributeProtoSchema, { name, type: 2, i: BigInt(i) });
-const externalTensor = (name, dataType, dims, offset, length) => create(TensorProtoSchema, {
-  name, dataType, dims: dims.map(BigInt), dataLocation: 1,
-  externalData: [['location', FILE], ['offset', String(offset)], ['length', String(length)]]
-    .map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
-});
-
-function modelBytes() {
-  return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
-    irVersion: 10n,
-    opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 21n }), create(OperatorSetIdProtoSchema, { domain: 'com.microsoft', version: 1n })],
-    graph: create(GraphProtoSchema, {
-      name: 'embeddings',
-      node: [create(NodeProtoSchema, {
-        opType: 'GatherBlockQuantized', domain: 'com.microsoft', name: 'embed', input: ['data', 'ids', 'scales'], output: ['out'],
-        attribute: [intAttribute('block_size', BLOCK), intAttribute('bits', BITS), intAttribute('gather_axis', 0), intAttribute('quantize_axis', 1)],
-      })],
-      input: [valueInfo('ids', DT.INT64, ['batch', 'seq'])],
-      output: [valueInfo('out', DT.FLOAT16, ['batch', 'seq', COLS])],
-      initializer: [
-        externalTensor('data', DT.UINT8, [ROWS, (COLS * BITS) / 8], 0, DATA_BYTES),
-        externalTensor('scales', DT.FLOAT16, [ROWS, COLS / BLOCK], DATA_BYTES, SCALE_BYTES),
-      ],
-    }),
-  }));
-}
-
-// model.onnx and embeddings.bin (codes at offset 0, scales after them) in `dir`. Returns the ms
-// to generate the bytes and to write them.
-function makeFiles(dir) {
+// model.onnx and embeddings.bin (codes at offset 0, scales after them) in `dir`, made by
+// tests/support/external-models.mjs (imported here, not at the top: the children that measure
+// RSS need none of it). Returns the ms to generate the bytes and to write them.
+async function makeFiles(dir) {
+  const { gatherBlockQuantizedBytes, gatherBlockQuantizedModel } = await import('../tests/support/external-models.mjs');
+  const shape = { rows: ROWS, cols: COLS, block: BLOCK, bits: BITS };
   const t0 = performance.now();
-  const buf = Buffer.allocUnsafe(DATA_BYTES + SCALE_BYTES);
-  const codes = new Uint32Array(buf.buffer, buf.byteOffset, DATA_BYTES / 4);
-  let x = 0x2545f491;
-  for (let i = 0; i < codes.length; ++i) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; codes[i] = x; }
-  // Scales: finite float16 of both signs, magnitudes in [2^-4, 2): sign, exponent 11..15, mantissa.
-  const scales = new Uint16Array(buf.buffer, buf.byteOffset + DATA_BYTES, SCALE_COUNT);
-  const next = xorshift(0x9e3779b9);
-  for (let i = 0; i < scales.length; ++i) {
-    const v = next();
-    scales[i] = (v & 0x8000) | ((11 + ((v >>> 16) % 5)) << 10) | (v & 0x3ff);
-  }
+  const buf = gatherBlockQuantizedBytes(shape);
+  if (buf.length !== DATA_BYTES + SCALE_BYTES) throw new Error(`${FILE}: ${buf.length} bytes, expected ${DATA_BYTES + SCALE_BYTES}`);
   const t1 = performance.now();
   writeFileSync(join(dir, FILE), buf);
-  writeFileSync(join(dir, 'model.onnx'), modelBytes());
+  writeFileSync(join(dir, 'model.onnx'), gatherBlockQuantizedModel({ ...shape, location: FILE }));
   return { generateMs: t1 - t0, writeMs: performance.now() - t1 };
 }
 
@@ -277,6 +235,146 @@ if (args.includes('--engine')) {
   process.exit(0);
 }
 
+// ---- --browser: Chromium, the table cached in OPFS, sessions in a dedicated worker ----
+// The same two files served on localhost to headless Chromium with a disk-backed temporary
+// profile (bench/opfs-browser.mjs, shared with bench/large-tables.mjs --opfs). onnx-wasm (js/,
+// its one-thread SIMD build: the page is not cross-origin isolated) creates the session with
+// { cache: 'opfs', externalDataMode: 'lazy' }: the codes kept in OPFS and read by rows through a
+// sync access handle, the scales read into wasm memory. Visits, each a fresh page:
+//   1. first visit, worker session: create downloads model and data into OPFS;
+//   2-4. cached visits: worker, main thread (rows read by the package's reader worker, sent over
+//      in one transferred buffer a run), worker again;
+//   5. worker, { cache: 'opfs', externalDataMode: 'memory' }: the whole table read from OPFS into
+//      wasm memory (no row reads in a run: the difference to 2-4 is what reading the rows costs);
+//   6. onnxruntime-web's plain wasm build (1 thread) in a page, given model and data by URL.
+// Each visit: create, a first run of the fixed ids, WARMUP runs, then RUNS runs of 512 random ids
+// (a fresh set each run, the same sets in every visit); run times are taken where the session
+// runs (performance.now() around session.run(), in the worker for a worker session). Every output
+// is compared with onnx-wasm's in Node (the table in memory) on the same ids, by SHA-256 of its
+// bytes. Chromium's RSS (all its processes) is sampled every 250 ms: its peak over visit 1, over
+// 2-4, over 5 and over 6. Nothing asserts a time; an output that differs sets exit code 1.
+async function browserBench() {
+  const { openOpfsBrowser } = await import('./opfs-browser.mjs');
+  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  const dir = mkdtempSync(join(os.tmpdir(), 'onnx-wasm-embeddings-browser-'));
+  let b = null;
+  try {
+    const made = await makeFiles(dir);
+    const fixed = Array.from(idValues(), Number);
+    const next = xorshift(0xb10b5eed);
+    const sets = Array.from({ length: WARMUP + RUNS }, () => Array.from({ length: SEQ }, () => next() % ROWS));
+    let commit = '?';
+    try { commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: join(here, '../..'), encoding: 'utf8' }).trim(); } catch { /* not a checkout */ }
+    console.log(`GatherBlockQuantized embeddings in Chromium: [${ROWS}, ${COLS}] 4-bit codes (uint8 [${ROWS}, ${COLS / 2}], ${(DATA_BYTES / 1e6).toFixed(1)} MB) + float16 scales [${ROWS}, ${COLS / BLOCK}] (${(SCALE_BYTES / 1e6).toFixed(1)} MB) in ${FILE}, generated in ${made.generateMs.toFixed(0)} ms, written in ${made.writeMs.toFixed(0)} ms, in ${dir}; commit ${commit}`);
+
+    // The reference: onnx-wasm in Node, the table in memory, on the same ids.
+    const o = await import('../js/index.mjs');
+    await o.init({ threads: false });
+    const ref = await o.InferenceSession.create(join(dir, 'model.onnx'), { externalDataMode: 'memory' });
+    const refHash = async (ids) => {
+      const feed = new o.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, SEQ]);
+      const { out } = await ref.run({ ids: feed });
+      const h = hashOf(out.data);
+      out.dispose();
+      feed.dispose();
+      return h;
+    };
+    const want = { fixed: await refHash(fixed), sets: [] };
+    for (const ids of sets) want.sets.push(await refHash(ids));
+    await ref.release();
+
+    b = await openOpfsBrowser(dir);
+    console.log(`Chromium ${b.version}, headless, disk-backed temporary profile; ids int64 [1, ${SEQ}]; ${WARMUP} warm-up runs, then ${RUNS} runs of random ids a visit; Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()}); load average ${load()}`);
+    let differ = 0, compared = 0;
+    const same = (r, hash) => {
+      if (r.error) throw new Error(`${r.error}: ${r.message}`);
+      ++compared;
+      if (r.hash !== hash) ++differ;
+      return r.hash === hash;
+    };
+    // One visit of onnx-wasm: a fresh page, a session in `where`, its runs.
+    const visit = async (where, options) => {
+      const p = await b.page();
+      try {
+        const c = await b.call(p, where, 'timedCreate', 'model.onnx', options, 'data');
+        if (c.error) throw new Error(`create (${where}): ${c.error}: ${c.message}`);
+        const first = await b.call(p, where, 'timedRunHash', c.id, fixed, [1, SEQ]);
+        let identical = same(first, want.fixed);
+        const times = [];
+        for (let k = 0; k < sets.length; ++k) {
+          const r = await b.call(p, where, 'timedRunHash', c.id, sets[k], [1, SEQ]);
+          identical = same(r, want.sets[k]) && identical;
+          if (k >= WARMUP) times.push(r.ms);
+        }
+        await b.call(p, where, 'release', c.id);
+        return { createMs: c.ms, storage: c.info.storage, firstMs: first.ms, ...stats(times), identical };
+      } finally {
+        await p.close();
+      }
+    };
+    const rows = [];
+    const row = (label, r, peak) => {
+      rows.push({
+        visit: label, 'create ms': r.createMs.toFixed(1), 'first run ms': r.firstMs.toFixed(2),
+        'median run ms': r.median.toFixed(2), 'p10 ms': r.p10.toFixed(2), 'p90 ms': r.p90.toFixed(2),
+        'codes in': r.storage ?? '-', 'identical to Node': r.identical ? 'yes' : 'NO', 'peak RSS MB': peak === undefined ? '' : peak.toFixed(0),
+      });
+      console.error(`${label}: create ${r.createMs.toFixed(1)} ms, first run ${r.firstMs.toFixed(2)} ms, median ${r.median.toFixed(2)} ms`);
+    };
+    const lazy = { cache: 'opfs', externalDataMode: 'lazy' };
+    const v1 = await visit('worker', lazy);
+    row('1. first visit, worker (download into OPFS)', v1, b.peak());
+    b.resetPeak();
+    const cached = [['2. cached, worker', 'worker'], ['3. cached, main thread', 'main'], ['4. cached, worker', 'worker']];
+    const results = [];
+    for (const [label, where] of cached) results.push([label, await visit(where, lazy)]);
+    const peakCached = b.peak();
+    results.forEach(([label, r], k) => row(label, r, k === results.length - 1 ? peakCached : undefined));
+    b.resetPeak();
+    row("5. cached, worker, externalDataMode 'memory'", await visit('worker', { cache: 'opfs', externalDataMode: 'memory' }), b.peak());
+    b.resetPeak();
+
+    // onnxruntime-web, plain wasm build, 1 thread, in a page: model and data by URL.
+    const p = await b.ortPage();
+    let ortVersion = '?';
+    try {
+      const c = await p.evaluate(`ortCreate('model.onnx', [{ path: '${FILE}', data: '${FILE}' }])`);
+      ortVersion = c.version;
+      if (c.error) throw new Error(`create failed after ${c.ms.toFixed(0)} ms: ${c.error}`);
+      const run = (ids) => p.evaluate(`ortRun(${JSON.stringify(ids)}, { name: 'ids', dims: [1, ${SEQ}], hash: true })`);
+      const first = await run(fixed);
+      let identical = same(first, want.fixed);
+      const times = [];
+      for (let k = 0; k < sets.length; ++k) {
+        const r = await run(sets[k]);
+        identical = same(r, want.sets[k]) && identical;
+        if (k >= WARMUP) times.push(r.ms);
+      }
+      row(`6. onnxruntime-web ${ortVersion} (wasm, 1 thread), by URL`, { createMs: c.ms, storage: 'wasm memory', firstMs: first.ms, ...stats(times), identical }, b.peak());
+    } catch (e) {
+      console.log(`onnxruntime-web ${ortVersion}: ${errorText(e)}`);
+    } finally {
+      await p.close().catch(() => {});
+    }
+
+    console.log(`\nChromium, onnx-wasm sessions with { cache: 'opfs' } (create: InferenceSession.create in the worker or page; runs: 512 ids, timed where the session runs; peak RSS: Chromium's processes, over visit 1, over visits 2-4, over 5, over 6)`);
+    console.table(rows);
+    const worker = results.filter(([label]) => label.endsWith('worker')).map(([, r]) => r.median);
+    console.log(`worker session, cached in OPFS: median run ${worker.map((m) => m.toFixed(2)).join(' and ')} ms (target <= ${TARGET_FILE_MS} ms: ${worker.every((m) => m <= TARGET_FILE_MS) ? 'met' : 'NOT met'})`);
+    console.log(`outputs: ${differ === 0 ? `all ${compared} byte-identical to onnx-wasm's in Node (SHA-256)` : `${differ} of ${compared} DIFFER from onnx-wasm's in Node`}; load average after: ${load()}`);
+    if (differ) process.exitCode = 1;
+  } finally {
+    await b?.close();
+    if (args.includes('--keep')) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (args.includes('--browser')) {
+  await browserBench();
+  process.exit(process.exitCode ?? 0);
+}
+
 // ---- the parent: the three engines in one process ----
 const loadText = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
 const f1 = (x) => (x === undefined ? '-' : x.toFixed(1));
@@ -284,7 +382,7 @@ const f2 = (x) => (x === undefined ? '-' : x.toFixed(2));
 const dir = mkdtempSync(join(os.tmpdir(), 'onnx-wasm-embeddings-'));
 try {
   const mods = await loadModules(ENGINES);
-  const made = makeFiles(dir);
+  const made = await makeFiles(dir);
   const bytes = statSync(join(dir, FILE)).size;
   console.log(`GatherBlockQuantized embeddings: [${ROWS}, ${COLS}] 4-bit codes (uint8 [${ROWS}, ${COLS / 2}]) + float16 scales [${ROWS}, ${COLS / BLOCK}] (block_size ${BLOCK}, no zero points): ${(bytes / 1e6).toFixed(1)} MB in ${FILE} beside model.onnx (${statSync(join(dir, 'model.onnx')).size} bytes), generated in ${made.generateMs.toFixed(0)} ms, written in ${made.writeMs.toFixed(0)} ms, in ${dir}`);
   console.log(`ids: int64 [1, ${SEQ}], random in [0, ${ROWS}) (fixed seed); out: float16 [1, ${SEQ}, ${COLS}]; ${WARMUP} warm-up runs, then ${RUNS} interleaved rounds; Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB; load average ${loadText()}`);

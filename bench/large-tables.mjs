@@ -243,23 +243,22 @@ document.body.dataset.ready = '1';
 // table: the model by URL with its external data given by URL (onnxruntime-web fetches it whole
 // into its wasm memory on every create; it has no cache and no reading by rows). The same 512-row
 // runs, checked the same way; or the error it gives.
-async function ortCase(ctx, server, rows, { random, check, firstIndices: first }) {
-  const p = await ctx.newPage();
+async function ortCase(b, rows, { random, check, firstIndices: first }) {
+  const p = await b.ortPage();
   try {
-    await p.goto(`${server.url}ort.html`);
-    await p.waitForFunction(() => document.body.dataset.ready === '1');
-    const c = await p.evaluate('ortCreate()');
+    const c = await p.evaluate(`ortCreate('model.onnx', [{ path: 'table.bin', data: 'table.bin' }])`);
     if (c.error) {
       console.log(`  onnxruntime-web ${c.version}: create failed after ${c.ms.toFixed(0)} ms: ${c.error}`);
       return { error: c.error, createMs: c.ms };
     }
+    const ortRun = (idx) => p.evaluate(`ortRun(${JSON.stringify(idx)}, { name: 'indices', cols: ${COLS} })`);
     const idx0 = first();
-    const r = await p.evaluate(`ortRun(${JSON.stringify(idx0)}, ${COLS})`);
+    const r = await ortRun(idx0);
     check('onnxruntime-web', idx0, r);
     const times = [];
     for (let k = 0; k < 20; ++k) {
       const idx = random();
-      const q = await p.evaluate(`ortRun(${JSON.stringify(idx)}, ${COLS})`);
+      const q = await ortRun(idx);
       check('onnxruntime-web', idx, q);
       times.push(q.ms);
     }
@@ -274,58 +273,13 @@ async function ortCase(ctx, server, rows, { random, check, firstIndices: first }
   }
 }
 
-// The browser's processes (those started with `profile` on their command line): summed RSS in MB.
-function browserRssMB(profile) {
-  let kb = 0;
-  for (const pid of spawnSync('pgrep', ['-f', profile], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)) {
-    try { kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0); } catch { /* exited */ }
-  }
-  return kb / 1024;
-}
-
-// Chromium with a disk-backed temporary profile: the table downloaded into OPFS (first visit),
-// then read from there by main-thread and worker sessions, and from a File as before. Pages are
-// the OPFS tests' (tests/browser/opfs-page).
+// Chromium with a disk-backed temporary profile (bench/opfs-browser.mjs): the table downloaded
+// into OPFS (first visit), then read from there by main-thread and worker sessions, and from a
+// File as before.
 async function opfsCase(dir, rows, bytes) {
-  const { chromium } = await import('playwright-core');
-  const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../tests/browser/support.mjs');
-  const { serveFiles } = await import('../tests/support/file-server.mjs');
-  const { cpSync } = await import('node:fs');
-  cpSync(join(repo, 'tests/browser/opfs-page'), dir, { recursive: true });
-  try { symlinkSync(join(repo, 'node_modules/onnxruntime-web/dist'), join(dir, 'ort')); } catch { /* there */ }
-  writeFileSync(join(dir, 'ort.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
-import * as ort from './ort/ort.wasm.min.mjs';
-ort.env.wasm.numThreads = 1;
-ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
-let session = null;
-window.ortCreate = async () => {
-  const t0 = performance.now();
-  try {
-    session = await ort.InferenceSession.create('model.onnx', { executionProviders: ['wasm'], externalData: [{ path: 'table.bin', data: 'table.bin' }] });
-    return { ms: performance.now() - t0, version: ort.env.versions.web };
-  } catch (e) {
-    return { ms: performance.now() - t0, version: ort.env.versions.web, error: String(e?.message ?? e).slice(0, 300) };
-  }
-};
-window.ortRun = async (indices, cols) => {
-  const feed = new ort.Tensor('int64', BigInt64Array.from(indices.map(BigInt)), [indices.length]);
-  const t0 = performance.now();
-  const r = await session.run({ indices: feed });
-  const ms = performance.now() - t0;
-  const out = Object.values(r)[0];
-  const rows = indices.map((_, k) => [out.data[k * cols], out.data[k * cols + cols - 1]]);
-  out.dispose?.();
-  return { ms, rows };
-};
-document.body.dataset.ready = '1';
-</script>`);
-  for (const x of ['js', 'dist']) { try { symlinkSync(join(repo, x), join(dir, x)); } catch { /* made by --browser */ } }
-  const profile = mkdtempSync(join(dirname(dir), 'chromium-profile-'));
-  const server = await serveFiles(dir);
-  const ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-  let peak = 0;
-  const sampler = setInterval(() => { peak = Math.max(peak, browserRssMB(profile)); }, 250);
-  const out = { size: bytes, engine: 'onnx-wasm in Chromium (OPFS)', version: ctx.browser()?.version() };
+  const { openOpfsBrowser } = await import('./opfs-browser.mjs');
+  const b = await openOpfsBrowser(dir);
+  const out = { size: bytes, engine: 'onnx-wasm in Chromium (OPFS)', version: b.version };
   let x = 777;
   const random = () => Array.from({ length: 512 }, () => { x = (x * 1103515245 + 12345) % 2147483648; return x % rows; });
   const check = (label, idx, r) => {
@@ -333,13 +287,7 @@ document.body.dataset.ready = '1';
     const bad = idx.findIndex((i, k) => { const q = i < 0 ? i + rows : i; return r.rows[k][0] !== expected(q, 0) || r.rows[k][1] !== expected(q, COLS - 1); });
     if (bad >= 0) throw new Error(`${label}: row ${bad} is wrong`);
   };
-  const page = async () => {
-    const p = await ctx.newPage();
-    await p.goto(server.url);
-    await p.waitForFunction(() => document.body.dataset.ready === '1');
-    return p;
-  };
-  const call = (p, where, name, ...a) => p.evaluate(`t.${where}.${name}(...${JSON.stringify(a)})`);
+  const { page, call } = b;
   // first and median (20 runs) of 512 rows
   const runs = async (p, where, id, label) => {
     const first = firstIndices(rows);
@@ -384,18 +332,15 @@ document.body.dataset.ready = '1';
     out.file = { createMs: f.ms, ...(await runs(p, 'main', f.id, 'File')) };
     console.log(`  a File kept as before (main thread): create ${f.ms.toFixed(1)} ms, first run ${out.file.firstMs.toFixed(1)} ms, median run ${out.file.medianMs.toFixed(2)} ms`);
     await p.close();
-    out.peakRssMB = peak;
-    console.log(`  Chromium peak RSS (all its processes), onnx-wasm's pages: ${peak.toFixed(0)} MB`);
-    peak = 0;
-    out.ort = await ortCase(ctx, server, rows, runsOf);
-    out.ort.peakRssMB = peak;
-    console.log(`  Chromium peak RSS (all its processes), onnxruntime-web's page: ${peak.toFixed(0)} MB`);
+    out.peakRssMB = b.peak();
+    console.log(`  Chromium peak RSS (all its processes), onnx-wasm's pages: ${out.peakRssMB.toFixed(0)} MB`);
+    b.resetPeak();
+    out.ort = await ortCase(b, rows, runsOf);
+    out.ort.peakRssMB = b.peak();
+    console.log(`  Chromium peak RSS (all its processes), onnxruntime-web's page: ${out.ort.peakRssMB.toFixed(0)} MB`);
 
   } finally {
-    clearInterval(sampler);
-    await ctx.close();
-    await server.close();
-    rmSync(profile, { recursive: true, force: true });
+    await b.close();
   }
   return out;
 }

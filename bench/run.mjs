@@ -3,7 +3,8 @@
 // Prints per case the median time of many runs after warm-up, GB/s, the ratio to ORT-web and the
 // issue's target; checks that all three give identical outputs; then module sizes and the time
 // to a first result in a fresh process, and cold runs (bench/cold-runs.mjs). A benchmark, not a
-// test: nothing here asserts a time. --browser runs the same in Chromium instead (bench/browser.mjs).
+// test: nothing here asserts a time. --browser runs the same in Chromium instead (bench/browser.mjs);
+// --embeddings runs bench/embeddings.mjs (with --browser: its Chromium/OPFS section).
 //   node bench/run.mjs [--quick] [--only id,id] [--browser]
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
@@ -16,16 +17,17 @@ import { PROCESSES, coldRuns } from './cold-runs.mjs';
 import { benchCases } from './models.mjs';
 import { median, time } from './timing.mjs';
 
+// (--embeddings first: `--embeddings --browser` is the embeddings bench in Chromium, bench/embeddings.mjs)
+if (process.argv.includes('--embeddings')) {
+  await import('./embeddings.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv.includes('--browser')) {
   await import('./browser.mjs');
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--exports')) {
   await import('./exports.mjs');
-  process.exit(process.exitCode ?? 0);
-}
-if (process.argv.includes('--embeddings')) {
-  await import('./embeddings.mjs');
   process.exit(process.exitCode ?? 0);
 }
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

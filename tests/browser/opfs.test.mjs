@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { gatherModel, tableBytes } from '../support/external-models.mjs';
+import { init, InferenceSession, Tensor } from '../../js/index.mjs';
+import { gatherBlockQuantizedBytes, gatherBlockQuantizedModel, gatherModel, tableBytes } from '../support/external-models.mjs';
 import { allowedAt } from '../support/onnx-spec.mjs';
 import { serveFiles } from '../support/file-server.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, repo } from './support.mjs';
@@ -41,6 +42,23 @@ for (const type of types) {
   writeFileSync(join(tmp, `type-${type}.onnx`), gatherModel({ type, dims: [37, 3, 2], location: `type-${type}.bin` }));
   writeFileSync(join(tmp, `type-${type}.bin`), tableBytes(type, [37, 3, 2]));
 }
+// A quantized embedding table (issue 30): GatherBlockQuantized of 4-bit codes (uint8 [8192, 256],
+// 2 MiB, kept in OPFS and read by rows) and float16 scales [8192, 16] (block 32, taken in memory
+// at the rows read), both in gbq.bin. Expected outputs from onnx-wasm in Node, the table in memory
+// (tests/js/gather-block-quantized.test.mjs checks that one against onnxruntime-node).
+const gbq = { rows: 8192, cols: 512, block: 32, bits: 4 };
+const gbqIds = [[0, 8191, -1, 5, 6, 7, 5, 4096], [-8192, 100, 101, 102, 3, 3, 8000, 1]];
+writeFileSync(join(tmp, 'gbq.onnx'), gatherBlockQuantizedModel({ ...gbq, location: 'gbq.bin' }));
+writeFileSync(join(tmp, 'gbq.bin'), gatherBlockQuantizedBytes(gbq));
+await init({ threads: false });
+const gbqExpected = await (async () => {
+  const s = await InferenceSession.create(gatherBlockQuantizedModel({ ...gbq, location: 'gbq.bin' }), { externalData: { 'gbq.bin': gatherBlockQuantizedBytes(gbq) } });
+  const { out } = await s.run({ ids: new Tensor('int64', gbqIds.flat().map(BigInt), [2, 8]) });
+  const r = { type: out.type, dims: out.dims, bytes: Array.from(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength)) };
+  out.dispose();
+  await s.release();
+  return r;
+})();
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 // Each browser: open() -> { newPage(), close(), version, setQuota(page, bytes | null) or null }.
@@ -338,6 +356,27 @@ for (const [browserName, open] of browsers) {
           await call(page, where, 'release', kept.id);
           await call(page, where, 'release', memory.id);
         }
+      });
+    }
+
+    for (const where of ['worker', 'main']) {
+      test(`GatherBlockQuantized with its uint8 codes kept in OPFS, read from a ${where}-thread session: onnx-wasm's in-memory bytes in Node and errors`, async () => {
+        const kept = await call(page, where, 'create', 'gbq.onnx', { cache: 'opfs', externalDataMode: 'lazy' }, 'data');
+        assert.equal(kept.error, undefined, kept.message);
+        assert.deepEqual(kept.info, { type: 'uint8', dims: [gbq.rows, 256], storage: 'file', location: 'gbq.bin', bytes: gbq.rows * 256 });
+        const memory = await call(page, where, 'create', 'gbq.onnx', { externalDataMode: 'memory' }, 'scales');
+        assert.equal(memory.info.storage, 'memory');
+        for (const s of [kept, memory]) {
+          const r = await call(page, where, 'run', s.id, gbqIds.flat(), [2, 8]);
+          assert.equal(r.error, undefined, r.message);
+          assert.deepEqual([r.type, r.dims], [gbqExpected.type, gbqExpected.dims]);
+          assert.deepEqual(r.bytes, gbqExpected.bytes, s === kept ? 'kept in OPFS' : 'in memory');
+        }
+        const [ea, eb] = [await call(page, where, 'run', kept.id, [3, gbq.rows], [1, 2]), await call(page, where, 'run', memory.id, [3, gbq.rows], [1, 2])];
+        assert.equal(ea.error, 'IndexOutOfRangeError');
+        assert.deepEqual(ea, eb);
+        await call(page, where, 'release', kept.id);
+        await call(page, where, 'release', memory.id);
       });
     }
 

@@ -56,3 +56,54 @@ export function gatherModel({ type = 'float32', dims, location = 'table.bin', of
     graph: create(GraphProtoSchema, { name: 'g', node: nodes, input: [valueInfo('indices', 'int64', indexDims)], output: outputs, initializer: initializers }),
   }));
 }
+
+// A quantized embedding table (issue 30): out = com.microsoft GatherBlockQuantized(data, ids,
+// scales; block_size `block`, bits `bits`, gather_axis 0, quantize_axis 1), opsets '' 21 and
+// com.microsoft 1. data: uint8 [rows, cols * bits / 8] (codes packed lowest bits first) at offset
+// 0 of external file `location`, scales: float16 [rows, cols / block] right after it, no zero
+// points; ids: int64 [batch, seq]; out: float16 [batch, seq, cols]. (bench/embeddings.mjs makes
+// the Gemma-sized one, tests/browser/opfs.test.mjs a small one.)
+export function gatherBlockQuantizedModel({ rows, cols, block = 32, bits = 4, location = 'embeddings.bin' }) {
+  const dataBytes = (rows * cols * bits) / 8, scaleBytes = ((rows * cols) / block) * 2;
+  const external = (name, type, dims, offset, length) => create(TensorProtoSchema, {
+    name, dataType: dataType(type), dims: dims.map(BigInt), dataLocation: 1,
+    externalData: [['location', location], ['offset', String(offset)], ['length', String(length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+  });
+  return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+    irVersion: 10n,
+    opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 21n }), create(OperatorSetIdProtoSchema, { domain: 'com.microsoft', version: 1n })],
+    graph: create(GraphProtoSchema, {
+      name: 'embeddings',
+      node: [create(NodeProtoSchema, {
+        opType: 'GatherBlockQuantized', domain: 'com.microsoft', name: 'embed', input: ['data', 'ids', 'scales'], output: ['out'],
+        attribute: [attribute('block_size', block), attribute('bits', bits), attribute('gather_axis', 0), attribute('quantize_axis', 1)],
+      })],
+      input: [valueInfo('ids', 'int64', ['batch', 'seq'])],
+      output: [valueInfo('out', 'float16', ['batch', 'seq', cols])],
+      initializer: [
+        external('data', 'uint8', [rows, (cols * bits) / 8], 0, dataBytes),
+        external('scales', 'float16', [rows, cols / block], dataBytes, scaleBytes),
+      ],
+    }),
+  }));
+}
+
+// The external file of gatherBlockQuantizedModel: random codes (xorshift32, fixed seed) and
+// finite float16 scales of both signs, magnitudes in [2^-4, 2) (sign, exponent 11..15, mantissa).
+// A Buffer of rows * cols * bits / 8 + rows * cols / block * 2 bytes.
+export function gatherBlockQuantizedBytes({ rows, cols, block = 32, bits = 4 }) {
+  const dataBytes = (rows * cols * bits) / 8, scaleCount = (rows * cols) / block;
+  const buf = Buffer.allocUnsafeSlow(dataBytes + scaleCount * 2);   // (not pooled: word-aligned)
+  const words = new Uint32Array(buf.buffer, buf.byteOffset, Math.floor(dataBytes / 4));
+  let x = 0x2545f491;
+  for (let i = 0; i < words.length; ++i) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; words[i] = x; }
+  for (let i = words.length * 4; i < dataBytes; ++i) buf[i] = (i * 131) & 255;
+  const scales = new Uint16Array(buf.buffer, buf.byteOffset + dataBytes, scaleCount);
+  let y = 0x9e3779b9 | 0;
+  for (let i = 0; i < scales.length; ++i) {
+    y ^= y << 13; y ^= y >>> 17; y ^= y << 5;
+    const v = y >>> 0;
+    scales[i] = (v & 0x8000) | ((11 + ((v >>> 16) % 5)) << 10) | (v & 0x3ff);
+  }
+  return buf;
+}

@@ -8,23 +8,24 @@ let next = 0;
 const plain = (e) => ({ error: e.name, message: e.message, code: e.code });
 
 export const calls = {
-  // Creates a session; returns { id, info, events } or { error }.
-  async create(source, options) {
+  // Creates a session; returns { id, info (of the initializer `table`), events } or { error }.
+  async create(source, options, table = 'table') {
     const events = [];
     try {
       const s = await InferenceSession.create(source, { ...options, onProgress: (e) => events.push(e) });
       sessions.set(++next, s);
-      return { id: next, info: s.valueInfo('table'), events };
+      return { id: next, info: s.valueInfo(table), events };
     } catch (e) {
       return plain(e);
     }
   },
-  // Runs the Gather; returns { type, dims, bytes } or { error }.
-  async run(id, indices) {
-    const feed = new Tensor('int64', indices.map(BigInt), [indices.length]);
+  // Runs the model (its one input: int64 `indices` of dims `dims`); returns { type, dims, bytes } or { error }.
+  async run(id, indices, dims = [indices.length]) {
+    const s = sessions.get(id);
+    const feed = new Tensor('int64', indices.map(BigInt), dims);
     try {
       const t0 = performance.now();
-      const { out } = await sessions.get(id).run({ indices: feed });
+      const { out } = await s.run({ [s.inputNames[0]]: feed });
       const ms = performance.now() - t0;
       const bytes = Array.from(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength));
       const r = { type: out.type, dims: out.dims, bytes, ms };
@@ -37,9 +38,9 @@ export const calls = {
     }
   },
   // For the benchmark: create's time in ms, the session's id.
-  async timedCreate(source, options) {
+  async timedCreate(source, options, table = 'table') {
     const t0 = performance.now();
-    const r = await calls.create(source, options);
+    const r = await calls.create(source, options, table);
     return { ...r, ms: performance.now() - t0 };
   },
   // For the benchmark: a float32 run's time, and columns 0 and cols - 1 of each row.
@@ -52,6 +53,26 @@ export const calls = {
       const rows = indices.map((_, k) => [out.data[k * cols], out.data[k * cols + cols - 1]]);
       out.dispose();
       return { ms, rows };
+    } catch (e) {
+      return plain(e);
+    } finally {
+      feed.dispose();
+    }
+  },
+  // For the benchmark: a run's time (the run alone, in this context), its output's type and
+  // dims, and the first 16 hex digits of the SHA-256 of its bytes (taken after the timing).
+  async timedRunHash(id, indices, dims = [indices.length]) {
+    const s = sessions.get(id);
+    const feed = new Tensor('int64', indices.map(BigInt), dims);
+    try {
+      const t0 = performance.now();
+      const { out } = await s.run({ [s.inputNames[0]]: feed });
+      const ms = performance.now() - t0;
+      const bytes = new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength).slice();
+      const r = { ms, type: out.type, dims: out.dims };
+      out.dispose();
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+      return { ...r, hash: Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('') };
     } catch (e) {
       return plain(e);
     } finally {
