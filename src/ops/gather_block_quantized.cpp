@@ -136,6 +136,15 @@ int32_t zero_at(const Run& r, int64_t i) {
 
 // Dequantizes the `r.block` codes from logical element `first` into out (floats).
 void dequantize_block(const Run& r, int64_t first, float* out) {
+  if (r.quantize_n == 1 && r.block == r.quantize_dim) {
+    // The block is one row along the quantize axis (an embedding table: gather axis 0, quantize
+    // axis the last of rank 2): its scales are consecutive, and no division finds them.
+    int64_t s = first / r.quantize_dim * r.scale_row;
+    for (int64_t i = 0; i < r.block; i += r.block_size, ++s)
+      r.dequantize(static_cast<size_t>(std::min(r.block_size, r.block - i)), r.data, static_cast<size_t>(first + i), zero_at(r, s),
+                   scale_at(r, s), out + i);
+    return;
+  }
   if (r.quantize_n == 1) {
     // Runs of codes that share a scale: up to the next block boundary along the quantize axis.
     int64_t i = 0;
