@@ -98,10 +98,14 @@ export async function fetchRange(url, offset, length, put, onBytes, tries, valid
         done += chunk.length;
         onBytes?.(chunk.length);
       }
+      // After the last byte asked for, the end of the response: read, so that the request ends as
+      // complete (a body cancelled after its last byte shows in DevTools as failed, ERR_ABORTED);
+      // more bytes (a server that ignores Range) are cancelled below.
+      if (!ended && !putError && length !== null && done >= length) ended = (await reader.read()).done;
     } catch (e) {
       cause = e.message;
     } finally {
-      reader.cancel().catch(() => {});
+      if (!ended) reader.cancel().catch(() => {});
     }
     if (putError) throw putError;
     if (length === null ? ended : done >= length) return done;   // (unknown length: the end is the end)

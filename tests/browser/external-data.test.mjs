@@ -4,7 +4,8 @@
 // events; and the same IndexOutOfRangeError text for a kept table as for a loaded one. Rows are
 // compared with the table's bytes in Node. A model URL that cannot be fetched (an HTTP error, a
 // cross-origin server that sends no CORS header, a server that does not answer) is a ModelError
-// that says which, with the OPFS cache as without it.
+// that says which, with the OPFS cache as without it. No request is left failed (aborted) after its
+// bytes were read.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,14 @@ const table = tableBytes('float32', dims);
 const indices = [0, rows - 1, -1, 5, 6, 7, 5, 150];
 const tmp = mkdtempSync(join(tmpdir(), 'onnx-wasm-external-browser-'));
 let browser, server, page, problems;
+/** Requests that failed while a case ran (Chromium's DevTools shows them in red: net::ERR_ABORTED). */
+const failedRequests = [];
+// The page's requests not yet finished or failed, and a promise for the moment there are none
+// (a request's end is reported after the page's promise has resolved).
+const pending = new Set();
+let onSettled = () => {};
+const settled = () => (pending.size ? new Promise((resolve) => { onSettled = resolve; }) : Promise.resolve());
+const ended = (r) => { pending.delete(r); if (!pending.size) onSettled(); };
 
 function expectedRows() {
   const rowBytes = table.length / rows;
@@ -59,6 +68,9 @@ document.body.dataset.ready = '1';
   browser = await launchChromium();
   page = await browser.newPage();
   problems = watchPage(page);
+  page.on('request', (r) => pending.add(r));
+  page.on('requestfinished', ended);
+  page.on('requestfailed', (r) => { failedRequests.push(`${r.url()}: ${r.failure()?.errorText}`); ended(r); });
   await page.goto(server.url);
   await page.waitForSelector('body[data-ready="1"]');
   await page.setInputFiles('#table', join(tmp, 'table.bin'));
@@ -78,7 +90,9 @@ const cases = [
 ];
 for (const [name, expression, storage] of cases) {
   test(name, async () => {
+    failedRequests.length = 0;
     const r = await page.evaluate(expression.replace('IDX', JSON.stringify(indices)));
+    await settled();
     assert.equal(r.error, undefined, `${r.error}: ${r.message}`);
     assert.deepEqual(r.info, { type: 'float32', dims, storage, bytes: table.length, ...(storage === 'file' ? { location: 'table.bin' } : {}) });
     assert.deepEqual(r.dims, [indices.length, 40]);
@@ -87,6 +101,7 @@ for (const [name, expression, storage] of cases) {
     const total = modelLength + (storage === 'memory' ? table.length : 0);
     assert.deepEqual(r.events.at(-1), { loaded: total, total });
     assert.deepEqual(problems, []);
+    assert.deepEqual(failedRequests, [], 'no request that loaded its bytes is shown as failed (a body cancelled after its last byte)');
   });
 }
 
@@ -129,5 +144,38 @@ test('a model URL that cannot be fetched: a ModelError saying why (HTTP status, 
     await page.evaluate(async () => (await import('./js/index.mjs')).modelCache.clear());
     // (the browser logs each refused request to the console: those are this case's own)
     problems.length = 0;
+  }
+});
+
+test('a table at a URL whose response ends a moment after its last byte: its request completes, not cancelled (DevTools would show it failed, net::ERR_ABORTED)', async () => {
+  // Another origin (CORS allowed) serving the model and its table, each response written whole
+  // (chunked), then ended 200 ms later: a reader that cancels the body after the last byte it asked for
+  // aborts the request; one that reads on to the end does not.
+  const model = gatherModel({ dims });
+  const slow = createServer((req, res) => {
+    const body = req.url === '/model.onnx' ? model : req.url === '/table.bin' ? table : null;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', 'Range');
+    if (req.method === 'OPTIONS' || !body) { res.writeHead(body ? 204 : 404); res.end(); return; }
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    const from = range ? Number(range[1]) : 0, to = range && range[2] ? Number(range[2]) + 1 : body.length;
+    // (no Content-Length: chunked, so that the body ends only with the response)
+    res.writeHead(range ? 206 : 200, range ? { 'Content-Range': `bytes ${from}-${to - 1}/${body.length}` } : {});
+    res.write(body.subarray(from, to));
+    setTimeout(() => res.end(), 200);
+  });
+  await new Promise((ok) => slow.listen(0, '127.0.0.1', ok));
+  try {
+    failedRequests.length = 0;
+    const url = `http://127.0.0.1:${slow.address().port}/model.onnx`;
+    for (const mode of ['memory', 'lazy']) {
+      const r = await page.evaluate(`(async () => lookup(${JSON.stringify(url)}, { externalDataMode: '${mode}' }, ${JSON.stringify(indices)}))()`);
+      await settled();
+      assert.equal(r.error, undefined, `${r.error}: ${r.message}`);
+      assert.deepEqual(r.bytes, expectedRows(), mode);
+    }
+    assert.deepEqual(failedRequests, []);
+  } finally {
+    await new Promise((ok) => slow.close(ok));
   }
 });
