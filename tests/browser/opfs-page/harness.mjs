@@ -7,6 +7,13 @@ const sessions = new Map();
 let next = 0;
 const plain = (e) => ({ error: e.name, message: e.message, code: e.code });
 
+/** @param {Uint8Array} bytes */
+const toBase64 = (bytes) => {
+  let text = '';
+  for (let at = 0; at < bytes.length; at += 0x8000) text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return btoa(text);
+};
+
 export const calls = {
   // Creates a session; returns { id, info (of the initializer `table`), events } or { error }.
   async create(source, options, table = 'table') {
@@ -19,15 +26,20 @@ export const calls = {
       return plain(e);
     }
   },
-  // Runs the model (its one input: int64 `indices` of dims `dims`); returns { type, dims, bytes } or { error }.
-  async run(id, indices, dims = [indices.length]) {
+  // Runs the model (its one input: int64 `indices` of dims `dims`); returns { type, dims, bytes }
+  // or { error }. bytes: an array of numbers, or with `base64` a base64 string, for outputs of MBs:
+  // an array of millions of numbers as the result of a WebDriver BiDi script.evaluate is an IPC
+  // message too large for Firefox ESR 153, which crashes the page's process on purpose
+  // (tests/browser/firefox-crash-repro/, docs/notes/2026-11-26-firefox-opfs-crash.md).
+  async run(id, indices, dims = [indices.length], { base64 = false } = {}) {
     const s = sessions.get(id);
     const feed = new Tensor('int64', indices.map(BigInt), dims);
     try {
       const t0 = performance.now();
       const { out } = await s.run({ [s.inputNames[0]]: feed });
       const ms = performance.now() - t0;
-      const bytes = Array.from(new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength));
+      const view = new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength);
+      const bytes = base64 ? toBase64(view) : Array.from(view);
       const r = { type: out.type, dims: out.dims, bytes, ms };
       out.dispose();
       return r;
