@@ -157,7 +157,7 @@ void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
 }
 
 // x32-lut4-to16-wasmsimd: 4-bit codes straight to halves or bfloat16s through a table of the 16
-// nibbles' outputs (8..15 are -8..-1 when signed), made with the scalar kernels' operations four
+// nibbles' outputs (8..15 are -8..-1 when signed: a flag, not one more instance of 1.6 KB), made with the scalar kernels' operations four
 // lanes at a time (so the same bits) and kept as its low bytes and its high bytes, each a vector
 // that i8x16.swizzle looks codes up in: a tile of 32 codes (16 bytes) is 2 shuffles to put the
 // nibbles in order, 4 swizzles and 4 shuffles to interleave the bytes into 16-bit outputs, against
@@ -170,14 +170,20 @@ inline void lut4_store16(v128_t codes, v128_t low, v128_t high, uint16_t* out) {
   wasm_v128_store(out + 8, wasm_i8x16_shuffle(l, h, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
 }
 
-template <bool kSigned, bool kBfloat16>
-void x32_lut4_to16_wasmsimd(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, uint16_t* out) {
+template <bool kBfloat16>
+void x32_lut4_to16_wasmsimd(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
+                            uint16_t* out) {
   if (count == 0) return;
-  const v128_t z = wasm_i32x4_splat(zero), s = wasm_f32x4_splat(scale);
+  // Nibbles 8..15 of signed codes are -8..-1: 16 more is subtracted from them, with the zero point
+  // (in uint32, so that it wraps as the scalar kernel's difference).
+  const v128_t z_low = wasm_i32x4_splat(zero);
+  const v128_t z_high = wasm_i32x4_splat(static_cast<int32_t>(static_cast<uint32_t>(zero) + (is_signed ? 16u : 0u)));
+  const v128_t s = wasm_f32x4_splat(scale);
   v128_t bits[4];
   for (int q = 0; q < 4; ++q) {
-    const int32_t c = 4 * q - (kSigned && q >= 2 ? 16 : 0);
-    const v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_i32x4_make(c, c + 1, c + 2, c + 3), z)), s);
+    const int32_t c = 4 * q;
+    const v128_t f =
+        wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_i32x4_make(c, c + 1, c + 2, c + 3), q < 2 ? z_low : z_high)), s);
     bits[q] = kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
   }
   // (the bits are 0..0xFFFF: the signed-to-unsigned saturating narrowing keeps them)
@@ -221,10 +227,8 @@ const DequantizeKernels kWasmSimd = {
     x4_dequantize_s32_wasmsimd,
     x8_to_half_wasmsimd,
     x8_to_bfloat16_wasmsimd,
-    x32_lut4_to16_wasmsimd<false, false>,
-    x32_lut4_to16_wasmsimd<true, false>,
-    x32_lut4_to16_wasmsimd<false, true>,
-    x32_lut4_to16_wasmsimd<true, true>,
+    x32_lut4_to16_wasmsimd<false>,
+    x32_lut4_to16_wasmsimd<true>,
 };
 
 }  // namespace

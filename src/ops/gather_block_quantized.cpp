@@ -174,7 +174,7 @@ void dequantize_block(const Run& r, int64_t first, float* out) {
 // The same into 16-bit outputs through r.to16 (4-bit codes, float16 or bfloat16 scales).
 void dequantize_block_to16(const Run& r, int64_t first, uint16_t* out) {
   for_each_run(r, first, [&](int64_t i, int64_t count, int64_t e, int64_t s) {
-    r.to16(static_cast<size_t>(count), r.data, static_cast<size_t>(e), zero_at(r, s), scale_at(r, s), out + i);
+    r.to16(static_cast<size_t>(count), r.data, static_cast<size_t>(e), r.is_signed, zero_at(r, s), scale_at(r, s), out + i);
   });
 }
 
@@ -187,7 +187,7 @@ void row_to16(const Run& r, int64_t first, uint16_t* out) {
   int64_t s = first / r.quantize_dim * r.scale_row;
   const uint16_t* scale = static_cast<const uint16_t*>(r.scales) + s;
   for (int64_t i = 0; i < r.block; i += r.block_size, ++s, ++scale)
-    r.to16(static_cast<size_t>(std::min(r.block_size, r.block - i)), r.data, static_cast<size_t>(first + i),
+    r.to16(static_cast<size_t>(std::min(r.block_size, r.block - i)), r.data, static_cast<size_t>(first + i), r.is_signed,
            r.zeros ? zero_at(r, s) : r.default_zero, kHalf ? half_to_float(*scale) : bfloat16_to_float(*scale), out + i);
 }
 
@@ -346,8 +346,7 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   // float path, where runs may be single codes: one conversion a code rather than 16 a run.
   r.to16 = nullptr;
   if (r.bits == 4 && r.quantize_n == 1 && r.block >= 16 && scales.type != ElementType::Float) {
-    const bool half = scales.type == ElementType::Float16;
-    r.to16 = r.is_signed ? (half ? k.s4_to_half : k.s4_to_bfloat16) : (half ? k.u4_to_half : k.u4_to_bfloat16);
+    r.to16 = scales.type == ElementType::Float16 ? k.lut4_to_half : k.lut4_to_bfloat16;
   }
 
   Tensor result;

@@ -124,10 +124,10 @@ TEST_CASE("4-bit to 16-bit table kernels: every start and count at the tile edge
     bool is_signed, bfloat16;
     DequantizeTo16Fn DequantizeKernels::*fn;
   };
-  const Variant variants[] = {{"u4 to half", false, false, &DequantizeKernels::u4_to_half},
-                              {"s4 to half", true, false, &DequantizeKernels::s4_to_half},
-                              {"u4 to bfloat16", false, true, &DequantizeKernels::u4_to_bfloat16},
-                              {"s4 to bfloat16", true, true, &DequantizeKernels::s4_to_bfloat16}};
+  const Variant variants[] = {{"u4 to half", false, false, &DequantizeKernels::lut4_to_half},
+                              {"s4 to half", true, false, &DequantizeKernels::lut4_to_half},
+                              {"u4 to bfloat16", false, true, &DequantizeKernels::lut4_to_bfloat16},
+                              {"s4 to bfloat16", true, true, &DequantizeKernels::lut4_to_bfloat16}};
   const float scales[] = {0.0f, -0.0f, 1.0f, -0.37f, 1e-7f, 3e-8f, 9000.0f, 3.3e38f, bits_float(0x7F800000u)};
   const int32_t zeros[] = {0, 8, -8, 15, 3, INT32_MIN, INT32_MAX};
   const std::vector<const DequantizeKernels*> sets = kernel_sets();
@@ -139,8 +139,8 @@ TEST_CASE("4-bit to 16-bit table kernels: every start and count at the tile edge
           const float scale = rng() % 3 ? static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 313.0f : scales[rng() % 9];
           INFO(k->target << " " << v.name << " first " << first << " count " << count << " zero " << zero << " scale " << scale);
           std::vector<uint16_t> out(count + 4, 0xABCD), twin(count + 4, 0xABCD);
-          (k->*v.fn)(count, packed.data(), first, zero, scale, out.data());
-          (sets.front()->*v.fn)(count, packed.data(), first, zero, scale, twin.data());
+          (k->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, out.data());
+          (sets.front()->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, twin.data());
           for (size_t i = 0; i < count; ++i) {
             const int64_t d = static_cast<int64_t>(naive_code(packed, first + i, 4, v.is_signed)) - zero;
             const float want = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(d))) * scale;
