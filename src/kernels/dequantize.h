@@ -21,6 +21,7 @@ using NarrowFn = void (*)(size_t count, const float* in, uint16_t* out);
 // on runs of 16 codes or more.
 using DequantizeTo16Fn = void (*)(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
                                   uint16_t* out);
+
 struct DequantizeKernels {
   const char* target;
   DequantizeFn u2, u4, s4, u8;

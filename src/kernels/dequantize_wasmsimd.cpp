@@ -1,8 +1,9 @@
 // wasm SIMD dequantization microkernels (x32-dequantize-u4/s4-wasmsimd, x16-u8/s8, x64-u2/s2,
-// x8-u16/s16, x4-s32; x8-to-half/to-bfloat16-wasmsimd; x32-lut4-to16-wasmsimd). Each full tile of codes is widened to int32 lanes, the zero
-// point subtracted, converted to float and multiplied by the scale: the scalar kernels' operations
-// in the same order, so the results are the same bits. Codes before the first whole byte and after
-// the last whole tile take the scalar kernel.
+// x8-u16/s16, x4-s32; x8-to-half/to-bfloat16-wasmsimd; x32-lut4-to16-wasmsimd, below). Each full
+// tile of codes is widened to int32 lanes, the zero point subtracted, converted to float and
+// multiplied by the scale: the scalar kernels' operations in the same order, so the results are
+// the same bits. Codes before the first whole byte and after the last whole tile take the scalar
+// kernel.
 #include "dequantize.h"
 #include "float16_wasmsimd.h"
 
@@ -157,13 +158,13 @@ void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
 }
 
 // x32-lut4-to16-wasmsimd: 4-bit codes straight to halves or bfloat16s through a table of the 16
-// nibbles' outputs (8..15 are -8..-1 when signed: a flag, not one more instance of 1.6 KB), made with the scalar kernels' operations four
-// lanes at a time (so the same bits) and kept as its low bytes and its high bytes, each a vector
-// that i8x16.swizzle looks codes up in: a tile of 32 codes (16 bytes) is 2 shuffles to put the
-// nibbles in order, 4 swizzles and 4 shuffles to interleave the bytes into 16-bit outputs, against
-// 8 conversions to float and 8 to half through a float scratch (x32-dequantize-u4 then
-// x8-to-half). A code before the first whole byte and the codes after the last whole tile (or
-// half tile) are looked up one at a time in the same table.
+// nibbles' outputs (8..15 are -8..-1 when signed: a flag, not two more instances of 1.4-1.9 KB),
+// made with the scalar kernels' operations four lanes at a time (so the same bits) and kept as
+// its low bytes and its high bytes, each a vector that i8x16.swizzle looks codes up in: a tile of
+// 32 codes (16 bytes) is 2 shuffles to put the nibbles in order, 4 swizzles and 4 shuffles to
+// interleave the bytes into 16-bit outputs, against 8 conversions to float and 8 to half through a
+// float scratch (x32-dequantize-u4 then x8-to-half). A code before the first whole byte and the
+// codes after the last whole tile (or half tile) are looked up one at a time in the same table.
 inline void lut4_store16(v128_t codes, v128_t low, v128_t high, uint16_t* out) {
   const v128_t l = wasm_i8x16_swizzle(low, codes), h = wasm_i8x16_swizzle(high, codes);
   wasm_v128_store(out, wasm_i8x16_shuffle(l, h, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
