@@ -14,12 +14,20 @@ namespace onnxwasm {
 using DequantizeFn = void (*)(size_t count, const uint8_t* packed, size_t first, int32_t zero, float scale, float* out);
 // `count` floats to IEEE halves or bfloat16s, rounding to nearest even (kernels/float16.h).
 using NarrowFn = void (*)(size_t count, const float* in, uint16_t* out);
+// 4-bit codes as DequantizeFn (signed: int4, else uint4), straight to 16-bit outputs:
+// out[i] = narrow(float(code - zero) * scale), narrow float_to_half or float_to_bfloat16, the same
+// bits as DequantizeFn then NarrowFn. A call makes a table of the 16 codes' outputs (each computed
+// as above) and maps its codes through it: 16 conversions a call however many codes, so it pays
+// on runs of 16 codes or more.
+using DequantizeTo16Fn = void (*)(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
+                                  uint16_t* out);
 
 struct DequantizeKernels {
   const char* target;
   DequantizeFn u2, u4, s4, u8;
   DequantizeFn s2, s8, u16, s16, s32;
   NarrowFn to_half, to_bfloat16;
+  DequantizeTo16Fn lut4_to_half, lut4_to_bfloat16;
 };
 
 const DequantizeKernels& dequantize_kernels_scalar();

@@ -24,9 +24,34 @@ void to_bfloat16(size_t count, const float* in, uint16_t* out) {
   for (size_t i = 0; i < count; ++i) out[i] = float_to_bfloat16(in[i]);
 }
 
-const DequantizeKernels kScalar = {"scalar",           dequantize<2, false>, dequantize<4, false>, dequantize<4, true>,
-                                   dequantize<8, false>, dequantize<2, true>,  dequantize<8, true>,  dequantize<16, false>,
-                                   dequantize<16, true>, dequantize<32, true>, to_half,              to_bfloat16};
+// x1-lut4-to16-scalar: the table of the 16 nibbles' outputs (8..15 are -8..-1 when signed), then
+// a lookup a code.
+template <bool kBfloat16>
+void lut4_to16(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale, uint16_t* out) {
+  if (count == 0) return;
+  uint16_t table[16];
+  for (int32_t n = 0; n < 16; ++n) {
+    const int32_t code = is_signed && n >= 8 ? n - 16 : n;
+    const float f = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(code) - static_cast<uint32_t>(zero))) * scale;
+    table[n] = kBfloat16 ? float_to_bfloat16(f) : float_to_half(f);
+  }
+  for (size_t i = 0; i < count; ++i) out[i] = table[packed_code(packed, first + i, 4, false)];
+}
+
+const DequantizeKernels kScalar = {"scalar",
+                                   dequantize<2, false>,
+                                   dequantize<4, false>,
+                                   dequantize<4, true>,
+                                   dequantize<8, false>,
+                                   dequantize<2, true>,
+                                   dequantize<8, true>,
+                                   dequantize<16, false>,
+                                   dequantize<16, true>,
+                                   dequantize<32, true>,
+                                   to_half,
+                                   to_bfloat16,
+                                   lut4_to16<false>,
+                                   lut4_to16<true>};
 
 }  // namespace
 

@@ -1,8 +1,9 @@
 // wasm SIMD dequantization microkernels (x32-dequantize-u4/s4-wasmsimd, x16-u8/s8, x64-u2/s2,
-// x8-u16/s16, x4-s32; x8-to-half/to-bfloat16-wasmsimd). Each full tile of codes is widened to int32 lanes, the zero
-// point subtracted, converted to float and multiplied by the scale: the scalar kernels' operations
-// in the same order, so the results are the same bits. Codes before the first whole byte and after
-// the last whole tile take the scalar kernel.
+// x8-u16/s16, x4-s32; x8-to-half/to-bfloat16-wasmsimd; x32-lut4-to16-wasmsimd, below). Each full
+// tile of codes is widened to int32 lanes, the zero point subtracted, converted to float and
+// multiplied by the scale: the scalar kernels' operations in the same order, so the results are
+// the same bits. Codes before the first whole byte and after the last whole tile take the scalar
+// kernel.
 #include "dequantize.h"
 #include "float16_wasmsimd.h"
 
@@ -156,6 +157,64 @@ void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
   dequantize_kernels_scalar().to_bfloat16(count, in, out);
 }
 
+// x32-lut4-to16-wasmsimd: 4-bit codes straight to halves or bfloat16s through a table of the 16
+// nibbles' outputs (8..15 are -8..-1 when signed: a flag, not two more instances of 1.4-1.9 KB),
+// made with the scalar kernels' operations four lanes at a time (so the same bits) and kept as
+// its low bytes and its high bytes, each a vector that i8x16.swizzle looks codes up in: a tile of
+// 32 codes (16 bytes) is 2 shuffles to put the nibbles in order, 4 swizzles and 4 shuffles to
+// interleave the bytes into 16-bit outputs, against 8 conversions to float and 8 to half through a
+// float scratch (x32-dequantize-u4 then x8-to-half). A code before the first whole byte and the
+// codes after the last whole tile (or half tile) are looked up one at a time in the same table.
+inline void lut4_store16(v128_t codes, v128_t low, v128_t high, uint16_t* out) {
+  const v128_t l = wasm_i8x16_swizzle(low, codes), h = wasm_i8x16_swizzle(high, codes);
+  wasm_v128_store(out, wasm_i8x16_shuffle(l, h, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+  wasm_v128_store(out + 8, wasm_i8x16_shuffle(l, h, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
+}
+
+template <bool kBfloat16>
+void x32_lut4_to16_wasmsimd(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
+                            uint16_t* out) {
+  if (count == 0) return;
+  // Nibbles 8..15 of signed codes are -8..-1: 16 more is subtracted from them, with the zero point
+  // (in uint32, so that it wraps as the scalar kernel's difference).
+  const v128_t z_low = wasm_i32x4_splat(zero);
+  const v128_t z_high = wasm_i32x4_splat(static_cast<int32_t>(static_cast<uint32_t>(zero) + (is_signed ? 16u : 0u)));
+  const v128_t s = wasm_f32x4_splat(scale);
+  v128_t bits[4];
+  for (int q = 0; q < 4; ++q) {
+    const int32_t c = 4 * q;
+    const v128_t f =
+        wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_i32x4_make(c, c + 1, c + 2, c + 3), q < 2 ? z_low : z_high)), s);
+    bits[q] = kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
+  }
+  // (the bits are 0..0xFFFF: the signed-to-unsigned saturating narrowing keeps them)
+  const v128_t t0 = wasm_u16x8_narrow_i32x4(bits[0], bits[1]), t1 = wasm_u16x8_narrow_i32x4(bits[2], bits[3]);
+  alignas(16) uint16_t table[16];
+  wasm_v128_store(table, t0);
+  wasm_v128_store(table + 8, t1);
+  if (first & 1) {
+    *out++ = table[packed[first / 2] >> 4];
+    --count, ++first;
+  }
+  const v128_t low = wasm_i8x16_shuffle(t0, t1, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const v128_t high = wasm_i8x16_shuffle(t0, t1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const uint8_t* p = packed + first / 2;
+  const v128_t mask = wasm_i8x16_splat(0x0F);
+  for (; count >= 32; count -= 32, p += 16, out += 32) {
+    const v128_t v = wasm_v128_load(p);
+    const v128_t lo = wasm_v128_and(v, mask), hi = wasm_u8x16_shr(v, 4);
+    lut4_store16(wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), low, high, out);
+    lut4_store16(wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), low, high, out + 16);
+  }
+  if (count >= 16) {
+    const v128_t v = wasm_v128_load64_zero(p);
+    const v128_t lo = wasm_v128_and(v, mask), hi = wasm_u8x16_shr(v, 4);
+    lut4_store16(wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), low, high, out);
+    count -= 16, p += 8, out += 16;
+  }
+  for (size_t i = 0; i < count; ++i) out[i] = table[(p[i / 2] >> (4 * (i & 1))) & 0x0F];
+}
+
 const DequantizeKernels kWasmSimd = {
     "wasmsimd",
     x64_dequantize_2_wasmsimd<false>,
@@ -169,6 +228,8 @@ const DequantizeKernels kWasmSimd = {
     x4_dequantize_s32_wasmsimd,
     x8_to_half_wasmsimd,
     x8_to_bfloat16_wasmsimd,
+    x32_lut4_to16_wasmsimd<false>,
+    x32_lut4_to16_wasmsimd<true>,
 };
 
 }  // namespace

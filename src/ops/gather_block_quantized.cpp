@@ -113,6 +113,7 @@ struct Run {
   int32_t default_zero;
   int64_t block_size, axis_dim, block, quantize_dim, quantize_n, scale_row;  // scale_row: blocks * quantize_n
   DequantizeFn dequantize;
+  DequantizeTo16Fn to16;  // non-null: 16-bit outputs are written by it, without the float scratch
 };
 
 float scale_at(const Run& r, int64_t i) {
@@ -134,15 +135,15 @@ int32_t zero_at(const Run& r, int64_t i) {
   return packed_code(r.zeros + row * row_bytes, static_cast<size_t>(in_row), r.bits, false);
 }
 
-// Dequantizes the `r.block` codes from logical element `first` into out (floats).
-void dequantize_block(const Run& r, int64_t first, float* out) {
+// Calls run(i, count, e, s) for each run of codes of the `r.block` codes from logical element
+// `first` that share scale s: `count` codes from logical element e, output element i of the block.
+template <typename RunFn>
+void for_each_run(const Run& r, int64_t first, RunFn run) {
   if (r.quantize_n == 1 && r.block == r.quantize_dim) {
     // The block is one row along the quantize axis (an embedding table: gather axis 0, quantize
     // axis the last of rank 2): its scales are consecutive, and no division finds them.
     int64_t s = first / r.quantize_dim * r.scale_row;
-    for (int64_t i = 0; i < r.block; i += r.block_size, ++s)
-      r.dequantize(static_cast<size_t>(std::min(r.block_size, r.block - i)), r.data, static_cast<size_t>(first + i), zero_at(r, s),
-                   scale_at(r, s), out + i);
+    for (int64_t i = 0; i < r.block; i += r.block_size, ++s) run(i, std::min(r.block_size, r.block - i), first + i, s);
     return;
   }
   if (r.quantize_n == 1) {
@@ -151,8 +152,7 @@ void dequantize_block(const Run& r, int64_t first, float* out) {
     while (i < r.block) {
       const int64_t e = first + i, y = e % r.quantize_dim;
       const int64_t count = std::min(r.block - i, std::min(r.block_size - y % r.block_size, r.quantize_dim - y));
-      const int64_t s = e / r.quantize_dim * r.scale_row + y / r.block_size;
-      r.dequantize(static_cast<size_t>(count), r.data, static_cast<size_t>(e), zero_at(r, s), scale_at(r, s), out + i);
+      run(i, count, e, e / r.quantize_dim * r.scale_row + y / r.block_size);
       i += count;
     }
     return;
@@ -160,9 +160,35 @@ void dequantize_block(const Run& r, int64_t first, float* out) {
   const int64_t full = r.quantize_dim * r.quantize_n;
   for (int64_t i = 0; i < r.block; ++i) {
     const int64_t e = first + i;
-    const int64_t s = e / full * r.scale_row + e % full / r.quantize_n / r.block_size * r.quantize_n + e % r.quantize_n;
-    r.dequantize(1, r.data, static_cast<size_t>(e), zero_at(r, s), scale_at(r, s), out + i);
+    run(i, 1, e, e / full * r.scale_row + e % full / r.quantize_n / r.block_size * r.quantize_n + e % r.quantize_n);
   }
+}
+
+// Dequantizes the `r.block` codes from logical element `first` into out (floats).
+void dequantize_block(const Run& r, int64_t first, float* out) {
+  for_each_run(r, first, [&](int64_t i, int64_t count, int64_t e, int64_t s) {
+    r.dequantize(static_cast<size_t>(count), r.data, static_cast<size_t>(e), zero_at(r, s), scale_at(r, s), out + i);
+  });
+}
+
+// The same into 16-bit outputs through r.to16 (4-bit codes, float16 or bfloat16 scales).
+void dequantize_block_to16(const Run& r, int64_t first, uint16_t* out) {
+  for_each_run(r, first, [&](int64_t i, int64_t count, int64_t e, int64_t s) {
+    r.to16(static_cast<size_t>(count), r.data, static_cast<size_t>(e), r.is_signed, zero_at(r, s), scale_at(r, s), out + i);
+  });
+}
+
+// dequantize_block_to16 of an embedding table's row (the first case of for_each_run), its scales
+// of one type known here: the general loop's calls a run (scale_at, half_to_float, zero_at, not
+// inlined there) took as long as the table kernel itself on issue 30's gather (a profile of 500
+// runs: 41% of the time against the kernel's 39%).
+template <bool kHalf>
+void row_to16(const Run& r, int64_t first, uint16_t* out) {
+  int64_t s = first / r.quantize_dim * r.scale_row;
+  const uint16_t* scale = static_cast<const uint16_t*>(r.scales) + s;
+  for (int64_t i = 0; i < r.block; i += r.block_size, ++s, ++scale)
+    r.to16(static_cast<size_t>(std::min(r.block_size, r.block - i)), r.data, static_cast<size_t>(first + i), r.is_signed,
+           r.zeros ? zero_at(r, s) : r.default_zero, kHalf ? half_to_float(*scale) : bfloat16_to_float(*scale), out + i);
 }
 
 // Gathers at least this large (output bytes) are split across threads, as Gather's element
@@ -192,6 +218,13 @@ void run_output_part(void* ctx, size_t part) {
     const int64_t at = static_cast<int64_t>(b) * r.block;
     if (p.out_type == ElementType::Float) {
       dequantize_block(r, first, static_cast<float*>(p.dst) + at);
+      continue;
+    }
+    if (r.to16) {
+      uint16_t* out = static_cast<uint16_t*>(p.dst) + at;
+      if (r.quantize_n != 1 || r.block != r.quantize_dim) dequantize_block_to16(r, first, out);
+      else if (p.out_type == ElementType::Float16) row_to16<true>(r, first, out);
+      else row_to16<false>(r, first, out);
       continue;
     }
     dequantize_block(r, first, scratch);
@@ -306,14 +339,23 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   r.scale_row = block_count(r.quantize_dim, p.block_size) * r.quantize_n;
   const DequantizeKernels& k = dequantize_kernels_best();
   r.dequantize = r.bits == 2 ? k.u2 : r.bits == 8 ? k.u8 : r.is_signed ? k.s4 : k.u4;
+  // 4-bit codes to float16 or bfloat16 through a table of the 16 codes' outputs a run, written
+  // straight into the output: where the quantize axis is the last (quantize_n 1) and an output
+  // block has 16 codes or more, so runs are whole blocks of codes but at a row's end, as in an
+  // embedding table (issue 30's gather: docs/notes/2026-11-26-gbq-lut.md). Other forms keep the
+  // float path, where runs may be single codes: one conversion a code rather than 16 a run.
+  r.to16 = nullptr;
+  if (r.bits == 4 && r.quantize_n == 1 && r.block >= 16 && scales.type != ElementType::Float) {
+    r.to16 = scales.type == ElementType::Float16 ? k.lut4_to_half : k.lut4_to_bfloat16;
+  }
 
   Tensor result;
   ONNXWASM_RETURN_IF_ERROR(make_tensor(scales.type, std::move(out_dims), &result, /*zeroed=*/false));
   if (out_count > 0) {
     // Output blocks (one a gathered index, for each outer index) in parts, over threads where the
     // build has them and the output is large (each part runs on a thread of the pool). float16 and
-    // bfloat16 outputs are dequantized into floats first, one block at a time, in each part's own
-    // scratch, then narrowed.
+    // bfloat16 outputs not written by r.to16 are dequantized into floats first, one block at a
+    // time, in each part's own scratch, then narrowed.
     const size_t blocks = static_cast<size_t>(outer) * n;
     const size_t threads = static_cast<size_t>(out_bytes) >= kParallelBytes ? parallel_threads() : 1;
     OutputPlan plan;
@@ -326,7 +368,7 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
     plan.parts = threads == 1 ? 1 : std::min(threads * 4, blocks);
     plan.out_type = scales.type;
     plan.dst = result.buffer->data();   // (16-byte aligned: floats or uint16s)
-    if (scales.type != ElementType::Float) {
+    if (scales.type != ElementType::Float && !r.to16) {
       const size_t scratch_bytes = plan.parts * static_cast<size_t>(r.block) * sizeof(float);
       plan.scratch.reset(static_cast<float*>(std::malloc(scratch_bytes)));
       if (!plan.scratch)

@@ -3,7 +3,8 @@
 // edges: every start code within a byte and beyond (first 0..9) and every count from 0 past two
 // tiles of each width (64 codes of 2 bits, 32 of 4, 16 of 8, 8 of 16, 4 of 32; signed and
 // unsigned), with canaries after the output; and the half and bfloat16 narrowings against the
-// scalar conversions on special values and random bit patterns. Natively there are no SIMD
+// scalar conversions on special values and random bit patterns; the 4-bit to 16-bit table kernels
+// (x32-lut4-to16) at their tile edges likewise. Natively there are no SIMD
 // kernels (a WARN); the wasm build REQUIREs them.
 #include <catch2/catch.hpp>
 
@@ -107,6 +108,48 @@ TEST_CASE("narrowing kernels: halves and bfloat16s of special values and random 
       }
       CHECK(half[count] == 0xABCD);
       CHECK(bf[count] == 0xABCD);
+    }
+  }
+}
+
+TEST_CASE("4-bit to 16-bit table kernels: every start and count at the tile edges, bit for bit, nothing written past the end") {
+  // Against the reference (the code's float, narrowed by the scalar conversion) and, for the
+  // wasmsimd set, against the scalar twin; zero points and scales that reach every nibble's table
+  // entry, half subnormals, overflow to infinity and the int32 wrap of the difference.
+  std::mt19937 rng(17);
+  std::vector<uint8_t> packed(64);   // 128 codes
+  for (uint8_t& b : packed) b = static_cast<uint8_t>(rng());
+  struct Variant {
+    const char* name;
+    bool is_signed, bfloat16;
+    DequantizeTo16Fn DequantizeKernels::*fn;
+  };
+  const Variant variants[] = {{"u4 to half", false, false, &DequantizeKernels::lut4_to_half},
+                              {"s4 to half", true, false, &DequantizeKernels::lut4_to_half},
+                              {"u4 to bfloat16", false, true, &DequantizeKernels::lut4_to_bfloat16},
+                              {"s4 to bfloat16", true, true, &DequantizeKernels::lut4_to_bfloat16}};
+  const float scales[] = {0.0f, -0.0f, 1.0f, -0.37f, 1e-7f, 3e-8f, 9000.0f, 3.3e38f, bits_float(0x7F800000u)};
+  const int32_t zeros[] = {0, 8, -8, 15, 3, INT32_MIN, INT32_MAX};
+  const std::vector<const DequantizeKernels*> sets = kernel_sets();
+  for (const DequantizeKernels* k : sets) {
+    for (const Variant& v : variants) {
+      for (size_t first = 0; first < 4; ++first) {
+        for (size_t count = 0; count <= 2 * 32 + 20; ++count) {
+          const int32_t zero = zeros[rng() % 7];
+          const float scale = rng() % 3 ? static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 313.0f : scales[rng() % 9];
+          INFO(k->target << " " << v.name << " first " << first << " count " << count << " zero " << zero << " scale " << scale);
+          std::vector<uint16_t> out(count + 4, 0xABCD), twin(count + 4, 0xABCD);
+          (k->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, out.data());
+          (sets.front()->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, twin.data());
+          for (size_t i = 0; i < count; ++i) {
+            const int64_t d = static_cast<int64_t>(naive_code(packed, first + i, 4, v.is_signed)) - zero;
+            const float want = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(d))) * scale;
+            REQUIRE(out[i] == (v.bfloat16 ? float_to_bfloat16(want) : float_to_half(want)));
+            REQUIRE(out[i] == twin[i]);
+          }
+          for (size_t i = count; i < out.size(); ++i) REQUIRE(out[i] == 0xABCD);
+        }
+      }
     }
   }
 }

@@ -194,6 +194,12 @@ TEST_CASE("GatherBlockQuantized: outputs equal the oracle's, bit for bit") {
       {"uint4 of rank 3, gather axis 1, quantize axis 2 (odd codes)", E::Uint4, {2, 3, 35}, 4, 16, 1, 2, E::Bfloat16, true, E::Int64, {2}, {2, 0}},
       {"int4 of rank 3, quantize axis 0, gather axis 2", E::Int4, {33, 2, 3}, 4, 16, 2, 0, E::Float, true, E::Int32, {2}, {-1, 0}},
       {"no indices", E::Uint8, {7, 20}, 4, 16, 0, 1, E::Float, true, E::Int64, {0}, {}},
+      // 4-bit codes to 16-bit outputs through the table kernels (runs of 16 codes or more), and
+      // the forms that keep the float path (runs of 1 code).
+      {"uint8 4-bit, 48 codes a row (runs of 32 and 16), bfloat16 scales, zero points", E::Uint8, {5, 24}, 4, 32, 0, 1, E::Bfloat16, true, E::Int64, {3}, {4, 0, 2}},
+      {"int4 of rank 3, quantize axis 2 (odd codes a row), runs across rows, fp16 scales, zero points", E::Int4, {3, 2, 35}, 4, 16, 0, 2, E::Float16, true, E::Int32, {2}, {2, -3}},
+      {"int4, gather axis 1 = quantize axis 1 (blocks of one code), fp16 scales", E::Int4, {3, 40}, 4, 16, 1, 1, E::Float16, true, E::Int64, {3}, {39, 0, 17}},
+      {"uint4, quantize axis 0 (runs of one code), bfloat16 scales", E::Uint4, {40, 5}, 4, 16, 0, 0, E::Bfloat16, true, E::Int64, {2}, {33, 1}},
   };
   std::mt19937 rng(7);
   for (const Case& c : cases) check_case(c, rng);
