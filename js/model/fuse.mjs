@@ -3,22 +3,22 @@
 //    weight into the table of its GatherBlockQuantized): the initializer itself, with the new dims
 //    (the same bytes; in its file, they stay there). Without it the Reshape reads the whole table,
 //    which must then be loaded.
-// 2. DequantizeLinear(table) -> Gather: Gather(table) -> DequantizeLinear, each element computed as before (a gather
-// moves elements; the dequantization is elementwise), so outputs are byte for byte the same.
-// Without it a run would dequantize the whole table (a float copy 2 to 8 times its quantized
-// size, made again on every run), then gather a few rows of it.
-// - x of a type Gather takes (int8, uint8, int16, uint16, int32): Gather(x) -> DequantizeLinear,
-//   the scales and zero points gathered too when blocked (same rank as x), the quantization axis
-//   renumbered for the gathered rank;
-// - int4/uint4 x, blocked: com.microsoft GatherBlockQuantized, which gathers 4-bit codes and
-//   dequantizes them as DequantizeLinear does (when its attributes can say the same thing: a
-//   block size that is a power of 2 and at least 16, float, float16 or bfloat16 scales, the
-//   scales' type as output);
-// - otherwise (a table quantized along the gather axis, float8, float4 and 2-bit tables, other
-//   block sizes) the graph is left as it is.
-// Only where the table, its scales and zero points are initializers no feed may replace, and
-// every reader of the dequantized table is a Gather of its rows (input 0). The rewritten Gather
-// keeps the Gather's name, so its errors name the user's node.
+// 2. DequantizeLinear(table) -> Gather: run as Gather(table) -> DequantizeLinear, each element
+//    computed as before (a gather moves elements; the dequantization is elementwise), so outputs
+//    are byte for byte the same. Without it a run would dequantize the whole table (a float copy
+//    2 to 8 times its quantized size, made again on every run), then gather a few rows of it.
+//    - x of a type Gather takes (int8, uint8, int16, uint16, int32): Gather(x) ->
+//      DequantizeLinear, the scales and zero points gathered too when blocked (same rank as x),
+//      the quantization axis renumbered for the gathered rank;
+//    - int4/uint4 x, blocked: com.microsoft GatherBlockQuantized, which gathers 4-bit codes and
+//      dequantizes them as DequantizeLinear does (when its attributes can say the same thing: a
+//      block size that is a power of 2 and at least 16, float, float16 or bfloat16 scales, the
+//      scales' type as output);
+//    - otherwise (a table quantized along the gather axis, float8, float4 and 2-bit tables,
+//      other block sizes) the graph is left as it is.
+//    Only where the table, its scales and zero points are initializers no feed may replace, and
+//    every reader of the dequantized table is a Gather of its rows (input 0). The rewritten Gather
+//    keeps the Gather's name, so its errors name the user's node.
 // @ts-check
 import { canonicalDomain } from '../node.mjs';
 
