@@ -30,8 +30,12 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-# npm packages: install when node_modules is missing or older than the lock file.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# npm packages: install when node_modules is missing or older than the lock file. A node_modules
+# that is a symlink (a git worktree sharing another checkout's) is left alone: npm ci would empty
+# the folder it points to, under the other checkout.
+if [ -L node_modules ]; then
+  echo "setup: node_modules is a symlink to $(readlink node_modules): not installing through it"
+elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error
 fi
