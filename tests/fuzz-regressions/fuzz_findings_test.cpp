@@ -114,3 +114,11 @@ TEST_CASE("fuzz finding: Reshape of an empty tensor with huge dims") {
   const Tensor minus_one = int64s({-1});
   expect_run("Reshape", {}, {&flat, &minus_one}, {0});
 }
+
+// (the harness's finding: it held every op it named to Reshape's rules; Div of two empty tensors
+// is an empty tensor, as numpy's broadcasting gives)
+TEST_CASE("fuzz finding: Div of two empty float tensors is an empty tensor") {
+  const Tensor a = tensor(ElementType::Float, {0});
+  const Tensor b = tensor(ElementType::Float, {0});
+  expect_run("Div", {}, {&a, &b}, {0});
+}
