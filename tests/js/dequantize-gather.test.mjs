@@ -22,21 +22,11 @@ import {
 import { init, InferenceSession, Tensor, IndexOutOfRangeError, memoryStats } from '../../js/index.mjs';
 import { attribute, valueInfo } from '../support/gen-models.mjs';
 import { dataType } from '../support/external-models.mjs';
+import { BITS, bytes, product, tensorProto } from '../support/quantized.mjs';
 
 const require = createRequire(import.meta.url);
 const ort = require('onnxruntime-node');
 await init();
-
-const BITS = { int8: 8, uint8: 8, int16: 16, uint16: 16, int32: 32, int4: 4, uint4: 4, int2: 2, uint2: 2 };
-const product = (d) => d.reduce((a, b) => a * b, 1);
-
-// A deterministic byte pattern, different for every tensor.
-function bytes(n, seed) {
-  const b = new Uint8Array(n);
-  let x = seed * 2654435761 >>> 0;
-  for (let i = 0; i < n; ++i) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 16; }
-  return b;
-}
 
 // Finite scales of both signs: float32, or float16 made from them (exact: multiples of 1/64 in
 // [-2, 2) are halves).
@@ -50,8 +40,6 @@ function scaleBytes(type, count, seed) {
   });
   return new Uint8Array(h.buffer);
 }
-
-const tensorProto = (name, type, dims, raw) => create(TensorProtoSchema, { name, dataType: dataType(type), dims: dims.map(BigInt), rawData: raw });
 
 // out = Gather(DequantizeLinear(table, scales[, zero_points]), ids) (and out2 by a second Gather
 // when `twice`); `scalesFed`: the scales are a graph input instead of an initializer.

@@ -11,26 +11,15 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
-  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProtoSchema,
+  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema,
 } from 'onnx-buf';
 import { init, InferenceSession, Tensor } from '../../js/index.mjs';
 import { attribute, valueInfo } from '../support/gen-models.mjs';
-import { dataType } from '../support/external-models.mjs';
+import { BITS, bytes, product, tensorProto } from '../support/quantized.mjs';
 
 const require = createRequire(import.meta.url);
 const ort = require('onnxruntime-node');
 await init();
-
-const BITS = { int8: 8, uint8: 8, int16: 16, uint16: 16, int32: 32, int4: 4, uint4: 4, int2: 2, uint2: 2 };
-const product = (d) => d.reduce((a, b) => a * b, 1);
-
-// A deterministic byte pattern, different for every tensor.
-function bytes(n, seed) {
-  const b = new Uint8Array(n);
-  let x = seed * 2654435761 >>> 0;
-  for (let i = 0; i < n; ++i) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 16; }
-  return b;
-}
 
 // float -> IEEE half, round to nearest even (finite, normal range here).
 function toHalf(f) {
@@ -49,8 +38,6 @@ function scales(type, count, seed) {
   const f = Float32Array.from(bytes(count, seed), (b) => (b - 128) / 97);
   return type === 'float32' ? f : Uint16Array.from(f, toHalf);
 }
-
-const tensorProto = (name, type, dims, raw) => create(TensorProtoSchema, { name, dataType: dataType(type), dims: dims.map(BigInt), rawData: raw });
 
 // y = DequantizeLinear(x, x_scale[, x_zero_point]): x_scale is the graph's input (nothing to fold),
 // x and the zero point initializers; or, for `embedding`, x = Gather(table, ids) with ids the input.

@@ -14,18 +14,11 @@ import {
 import { init, InferenceSession, Tensor, runNode, opVersions, IndexOutOfRangeError } from '../../js/index.mjs';
 import { attribute, valueInfo } from '../support/gen-models.mjs';
 import { dataType } from '../support/external-models.mjs';
+import { bytes, tensorProto } from '../support/quantized.mjs';
 
 const require = createRequire(import.meta.url);
 const ort = require('onnxruntime-node');
 await init();
-
-// A deterministic byte pattern, different for every tensor.
-function bytes(n, seed) {
-  const b = new Uint8Array(n);
-  let x = seed * 2654435761 >>> 0;
-  for (let i = 0; i < n; ++i) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 16; }
-  return b;
-}
 
 // Scales of `type` (float32 or float16), finite, of both signs.
 function scaleValues(type, count, seed) {
@@ -45,8 +38,6 @@ function scaleValues(type, count, seed) {
   }
   return new Uint8Array(h.buffer);
 }
-
-const tensorProto = (name, type, dims, raw) => create(TensorProtoSchema, { name, dataType: dataType(type), dims: dims.map(BigInt), rawData: raw });
 
 // The model: out = GatherBlockQuantized(data, ids, scales[, zero_points]) (reshape: data is first
 // Reshape(weight, [rows, -1]), as onnxruntime-genai writes the embedding of a MatMulNBits weight;
