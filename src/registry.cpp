@@ -150,7 +150,7 @@ constexpr Capabilities kNone = {};
 }  // namespace
 
 Span<DomainInfo> domains() {
-  static constexpr DomainInfo table[] = {{"", kMinOpset, kMaxOpset}, {"com.microsoft", 1, 1}};
+  static constexpr DomainInfo table[] = {{"", kMinOpset, kMaxOpset}, {"com.microsoft", 1, 1}, {"onnx-wasm", 1, 1}};
   return table;
 }
 
@@ -226,6 +226,10 @@ Span<OpVersion> op_versions() {
       {"com.microsoft", "GatherBlockQuantized", 1, 1, kGbqInputs, kGbqAttrs, parse_gather_block_quantized,
        infer_gather_block_quantized, run_gather_block_quantized, kGbqCaps,
        "https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized"},
+
+      // onnx-wasm's own Gather: Gather-13 for every element type, sub-byte ones included.
+      {"onnx-wasm", "Gather", 1, 1, In<kWithInt2>::gather, kAxis, parse_gather, infer_gather, run_gather, kGatherCaps,
+       "https://github.com/onnx-wasm/onnx-wasm/blob/main/docs/tensors-and-nodes.md#onnx-wasm-gather"},
 
       {"", "Concat", 1, 3, In<kFloats>::concat, kAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 1)},
       {"", "Concat", 4, 10, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},

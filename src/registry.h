@@ -19,7 +19,8 @@ constexpr int kMinOpset = 1;
 constexpr int kMaxOpset = 28;  // newest default-domain opset this runtime accepts
 
 // The opsets each domain's versions are registered for. "" is the default ONNX domain (a node or
-// opset_import may also name it "ai.onnx"); com.microsoft is onnxruntime's contrib domain.
+// opset_import may also name it "ai.onnx"); com.microsoft is onnxruntime's contrib domain;
+// onnx-wasm is this runtime's own (its Gather of every element type).
 struct DomainInfo {
   const char* domain;
   int min_opset;

@@ -14,8 +14,11 @@
 //      dequantizes them as DequantizeLinear does (when its attributes can say the same thing: a
 //      block size that is a power of 2 and at least 16, float, float16 or bfloat16 scales, the
 //      scales' type as output);
-//    - otherwise (a table quantized along the gather axis, float8, float4 and 2-bit tables,
-//      other block sizes) the graph is left as it is.
+//    - any other x (float8, float4, int2/uint2, int4/uint4 in other blocks, per axis or per
+//      tensor): as the first form, gathered by onnx-wasm's Gather-1, which takes every element
+//      type (ONNX's Gather takes none of these), the scales and zero points with it;
+//    - a table quantized along the gather axis is left as it is (its scales would be gathered by
+//      the indices' blocks, which no Gather says).
 //    Only where the table, its scales and zero points are initializers no feed may replace, and
 //    every reader of the dequantized table is a Gather of its rows (input 0). The rewritten Gather
 //    keeps the Gather's name, so its errors name the user's node.
@@ -126,7 +129,7 @@ export function foldReshapedInitializers(g) {
 }
 
 // The graph with each such pair rewritten (the same graph when there is none), and the opsets its
-// new nodes need beyond the model's (com.microsoft 1 for GatherBlockQuantized).
+// new nodes need beyond the model's (com.microsoft 1 for GatherBlockQuantized, onnx-wasm 1 for its Gather).
 /**
  * @param {GraphProto} g
  * @param {ReadonlyMap<string, number>} opsets the model's: domain -> version
@@ -176,24 +179,27 @@ export function fuseDequantizeGather(g, opsets) {
       const newAxis = BigInt(qa < a ? qa : qa - rank);
       if (x.dataType === UINT4 || x.dataType === INT4) {
         const pow2 = blockSize >= 16 && (blockSize & (blockSize - 1)) === 0;
-        if (!blocked || !pow2 || !GBQ_SCALES.has(s.dataType) || (outputType !== 0 && outputType !== s.dataType)) break;
-        added.set('com.microsoft', 1);
-        rewrites.push([node(gather.name, 'GatherBlockQuantized', 'com.microsoft', [xName, ids, sName, ...(zName ? [zName] : [])], out, [
-          intAttribute('gather_axis', BigInt(a)), intAttribute('quantize_axis', BigInt(qa)), intAttribute('block_size', BigInt(blockSize)), intAttribute('bits', 4n)])]);
-        continue;
+        if (blocked && pow2 && GBQ_SCALES.has(s.dataType) && (outputType === 0 || outputType === s.dataType)) {
+          added.set('com.microsoft', 1);
+          rewrites.push([node(gather.name, 'GatherBlockQuantized', 'com.microsoft', [xName, ids, sName, ...(zName ? [zName] : [])], out, [
+            intAttribute('gather_axis', BigInt(a)), intAttribute('quantize_axis', BigInt(qa)), intAttribute('block_size', BigInt(blockSize)), intAttribute('bits', 4n)])]);
+          continue;
+        }
       }
-      if (!GATHERED.has(x.dataType)) break;
+      // ONNX's Gather where it takes the types, else onnx-wasm's (every type).
+      const domain = GATHERED.has(x.dataType) ? '' : 'onnx-wasm';
+      if (domain) added.set(domain, 1);
       const gatherAxis = [intAttribute('axis', BigInt(a))];
       const rows = fresh(`${table}/rows`);
       /** @type {NodeProto[]} */
-      const nodes = [node(gather.name, 'Gather', '', [xName, ids], rows, gatherAxis)];
+      const nodes = [node(gather.name, 'Gather', domain, [xName, ids], rows, gatherAxis)];
       let sIn = sName, zIn = zName;
       if (blocked) {
         sIn = fresh(`${sName}/rows`);
-        nodes.push(node(`${gather.name}/scales`, 'Gather', '', [sName, ids], sIn, gatherAxis));
+        nodes.push(node(`${gather.name}/scales`, 'Gather', domain, [sName, ids], sIn, gatherAxis));
         if (zName) {
           zIn = fresh(`${zName}/rows`);
-          nodes.push(node(`${gather.name}/zero_points`, 'Gather', '', [zName, ids], zIn, gatherAxis));
+          nodes.push(node(`${gather.name}/zero_points`, 'Gather', domain, [zName, ids], zIn, gatherAxis));
         }
       }
       const attrs = d.attribute.filter((t) => t.name !== 'axis');

@@ -1,4 +1,6 @@
-// Gather: https://onnx.ai/onnx/operators/onnx__Gather.html (versions 1, 11, 13).
+// Gather: https://onnx.ai/onnx/operators/onnx__Gather.html (versions 1, 11, 13), and onnx-wasm's
+// own Gather-1: the same op for every element type (ONNX's takes no float8, float4, 4-bit or 2-bit
+// data), which the session's DequantizeLinear(table) -> Gather rewrite uses (js/model/fuse.mjs).
 // Output rank q + r - 1: data dims before axis, then the indices' dims, then data dims after axis.
 #include <algorithm>
 #include <cstdlib>
@@ -53,6 +55,23 @@ void run_gather_part(void* ctx, size_t part) {
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
+
+// Sub-byte elements whose slices do not fill whole bytes, code by code (packed lowest bits first,
+// as ONNX packs them); `dst` is zeroed. Such slices are few bits: zero points, small tables.
+void gather_codes(int bits, const uint8_t* src, uint8_t* dst, const uint32_t* idx, size_t n, size_t outer,
+                  size_t axis_dim, size_t inner) {
+  const size_t per_byte = static_cast<size_t>(8 / bits);
+  const unsigned mask = (1u << bits) - 1;
+  size_t to = 0;
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < n; ++i) {
+      size_t from = (o * axis_dim + idx[i]) * inner;
+      for (size_t j = 0; j < inner; ++j, ++from, ++to) {
+        const unsigned code = (src[from / per_byte] >> (from % per_byte * static_cast<size_t>(bits))) & mask;
+        dst[to / per_byte] = static_cast<uint8_t>(dst[to / per_byte] | (code << (to % per_byte * static_cast<size_t>(bits))));
+      }
+    }
+}
 
 }  // namespace
 
@@ -147,12 +166,6 @@ Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const
   int64_t out_count = 0, out_bytes = 0;
   ONNXWASM_RETURN_IF_ERROR(check_dims(data.type, out_dims, &out_count, &out_bytes));
 
-  // Whole-byte elements only: a sub-byte type's width would read as 0 bytes and copy nothing.
-  if (!data.is_string() && element_bits(data.type) % 8 != 0)
-    return ONNXWASM_ERROR(StatusCode::Type, v.label() + ": this kernel gathers whole-byte elements; tensor(" +
-                                        onnx_name(data.type) + ") has " + std::to_string(element_bits(data.type)) +
-                                        " bits an element");
-
   // Check (and, when there is anything to copy, normalize) every index before any write.
   const GatherKernels& k = gather_kernels_best();
   const bool copies = out_count > 0;
@@ -168,14 +181,23 @@ Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const
   }
   ONNXWASM_RETURN_IF_ERROR(check_gather_indices(v, indices, axis, axis_dim, copies ? norm : nullptr));
 
-  Tensor result;
-  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, std::move(out_dims), &result, /*zeroed=*/false));
+  // Sub-byte types: slices of whole bytes are gathered as bytes (their rows are then whole bytes
+  // too), others code by code into a zeroed output (its padding bits stay 0).
+  const int bits = data.is_string() ? 0 : element_bits(data.type);
+  int64_t outer = 1, inner = 1;
   if (copies) {
     // Nothing is empty here, so these products divide the data's element count: no overflow.
     // (With an empty output they may overflow: data [2^62, 4, 0] gathered on axis 2.)
-    int64_t outer = 1, inner = 1;
     for (size_t i = 0; i < axis; ++i) outer *= data.dims[i];
     for (size_t i = axis + 1; i < data.dims.size(); ++i) inner *= data.dims[i];
+  }
+  const bool by_code = copies && bits % 8 != 0 && (inner * bits) % 8 != 0;
+  Tensor result;
+  ONNXWASM_RETURN_IF_ERROR(make_tensor(data.type, std::move(out_dims), &result, /*zeroed=*/by_code));
+  if (by_code) {
+    gather_codes(bits, data.buffer->data(), result.buffer->data(), norm, n, static_cast<size_t>(outer),
+                 static_cast<size_t>(axis_dim), static_cast<size_t>(inner));
+  } else if (copies) {
     const uint32_t* idx = norm;
     if (data.is_string()) {
       const std::string* s = data.buffer->strings();
@@ -185,11 +207,11 @@ Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const
           for (int64_t j = 0; j < inner; ++j)
             *d++ = s[(o * axis_dim + idx[i]) * inner + j];
     } else {
-      const size_t width = static_cast<size_t>(element_bits(data.type) / 8);
+      const size_t width = static_cast<size_t>(bits / 8);   // 0 for a sub-byte type
       GatherPlan plan;
       plan.kernels = &k;
-      plan.slice = width * static_cast<size_t>(inner);
-      plan.element = inner == 1 ? k.for_width(width) : nullptr;
+      plan.slice = static_cast<size_t>(inner * bits / 8);
+      plan.element = inner == 1 && width > 0 ? k.for_width(width) : nullptr;
       plan.src = data.buffer->data();
       plan.dst = result.buffer->data();
       plan.row_bytes = static_cast<size_t>(axis_dim) * plan.slice;

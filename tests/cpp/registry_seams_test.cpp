@@ -1,7 +1,6 @@
 // The registry's seams: domains, capabilities declared per row (and true of what the row's run
 // does), attributes parsed once at prepare, the input-count rules (optional, variadic), the
-// one-type rule of a shared constraint letter, and sub-byte element types refused by a kernel
-// that copies whole bytes instead of copying nothing.
+// one-type rule of a shared constraint letter. (Sub-byte gathers: gather_sub_byte_test.cpp.)
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -136,25 +135,3 @@ TEST_CASE("Input counts: the messages name the count or the range") {
   CHECK(s.message() == "Gather-13: input 1 ('indices') has type tensor(undefined) (it was omitted), which Gather-13 does not allow; Tind must be one of tensor(int32), tensor(int64)");
 }
 
-TEST_CASE("run_gather refuses a sub-byte element type with a typed error (its width in bytes would be 0)") {
-  const OpVersion* v = nullptr;
-  REQUIRE(resolve_op("Gather", 13, &v).is_ok());
-  std::unique_ptr<OpParams> params;
-  REQUIRE(parse_params(*v, Attributes(), &params).is_ok());
-  // Past the registry's type check, as a future op built on this kernel would call it.
-  for (const E t : {E::Int4, E::Uint4, E::Int2, E::Uint2, E::Float4e2m1}) {
-    INFO(static_cast<int>(t));
-    Tensor data = tensor_of(t, {4, 2});
-    Tensor idx = tensor_of(E::Int64, {1});
-    std::vector<ValueInfo> inferred = {ValueInfo::of_dims(t, {1, 2})};
-    std::vector<Tensor> out;
-    const Status s = v->run(*v, *params, {&data, &idx}, inferred, &out);
-    CHECK(s.code() == StatusCode::Type);
-    CHECK(s.message().find("this kernel gathers whole-byte elements") != std::string::npos);
-    CHECK(out.empty());
-  }
-  CHECK(element_bits(E::Int4) == 4);
-  CHECK(element_bits(E::Uint2) == 2);
-  CHECK(element_bits(E::Float) == 32);
-  CHECK(element_bits(E::String) == 0);
-}

@@ -528,7 +528,7 @@ describe('node forms', () => {
       [null, InvalidArgumentError, /node must be an object/],
       [{ attributes: {} }, InvalidArgumentError, /opType must be a string/],
       [{ opType: 'Gather', domain: 'com.microsoft' }, UnsupportedOpError, /^op 'Gather' of domain 'com.microsoft' is not supported; onnx-wasm runs GatherBlockQuantized there$/],
-      [{ opType: 'Gather', domain: 'com.example' }, UnsupportedOpError, /^op 'Gather' of domain 'com.example' is not supported; onnx-wasm runs the domains '' \(ai\.onnx\), 'com.microsoft'$/],
+      [{ opType: 'Gather', domain: 'com.example' }, UnsupportedOpError, /^op 'Gather' of domain 'com.example' is not supported; onnx-wasm runs the domains '' \(ai\.onnx\), 'com.microsoft', 'onnx-wasm'$/],
       [{ opType: 'Gather', domain: 7 }, InvalidArgumentError, /domain must be a string, got 7/],
       [{ opType: 'Gather', attribute: [{ name: 'axis', type: 5 }] }, InvalidArgumentError, /attribute 'axis' has type 5/],
       [{ opType: 'Gather', attribute: [{ name: 'axis', type: 4 }] }, InvalidArgumentError, /^attribute 'axis' is a TENSOR but holds no tensor \(t\)$/],
