@@ -434,19 +434,35 @@ uintptr_t node_run_handle(uintptr_t node, int n) {
 // The rows a prepared node (whose capabilities say it can: a Gather, a GatherBlockQuantized)
 // needs from its data (input 0) of `type_id` and `dims` that is not in memory (a table kept in its
 // file), for the other inputs: the first `count` handles of g_inputs, as for a run (the first one
-// unused, the second the indices). { rows, remapped }, new int64 tensors (owned by JS) of the
-// distinct rows, ascending, and of the indices as positions among them; or the failure (the
-// errors a run would give).
-val node_gather_rows(uintptr_t n, int count, int type_id, val dims) {
+// unused, the second the indices; `outside`: the type and dims of other inputs kept outside memory
+// with the table, such as a GatherBlockQuantized's scales, whose handles are 0). { rows, remapped },
+// new int64 tensors (owned by JS) of the distinct rows, ascending, and of the indices as positions
+// among them; or the failure (the errors a run would give).
+val node_gather_rows(uintptr_t n, int count, int type_id, val dims, val outside) {
   Reader r;
   const std::vector<int64_t> shape = r.integers(dims);
-  if (!r.ok()) return malformed("dims must be an array of integers");
+  // outside: for each other input kept outside memory, [input, type id, rank, dims...], flat.
+  const std::vector<int64_t> flat = r.integers(outside);
+  if (!r.ok()) return malformed("dims and outside must be arrays of integers");
+  std::vector<ow::PreparedOp::OutsideInput> also;
+  size_t k = 0;
+  while (k + 3 <= flat.size()) {
+    const int64_t rank = flat[k + 2];
+    if (rank < 0 || static_cast<size_t>(rank) > flat.size() - k - 3 || flat[k] < 0 || flat[k + 1] < 0 ||
+        flat[k + 1] > ow::kMaxElementTypeId)
+      break;
+    const auto first = flat.begin() + static_cast<std::ptrdiff_t>(k + 3);
+    also.push_back({static_cast<size_t>(flat[k]), static_cast<ow::ElementType>(flat[k + 1]),
+                    std::vector<int64_t>(first, first + static_cast<std::ptrdiff_t>(rank))});
+    k += 3 + static_cast<size_t>(rank);
+  }
+  if (k != flat.size()) return malformed("outside must hold [input, type id, rank, dims...] entries");
   if (count < 2 || static_cast<size_t>(count) > g_inputs.size) return malformed("an input count outside the input area");
   g_inputs.tensors[0] = nullptr;
   for (int i = 1; i < count; ++i) g_inputs.tensors[i] = tensor_or_null(g_inputs.handles[i]);
   ow::Tensor remapped, rows;
   const ow::Status s = node_at(n)->op.plan_rows(static_cast<ow::ElementType>(type_id), shape, g_inputs.tensors.get(),
-                                                static_cast<size_t>(count), &remapped, &rows);
+                                                static_cast<size_t>(count), &remapped, &rows, also);
   if (!s.is_ok()) return failure(s);
   const uintptr_t hr = adopt(std::move(rows));
   const uintptr_t hm = hr ? adopt(std::move(remapped)) : 0;

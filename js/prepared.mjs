@@ -111,22 +111,25 @@ export class PreparedNode {
 
   // For an op whose capabilities say it reads a table by rows (a Gather, a GatherBlockQuantized),
   // with its data (input 0: type id and dims) a table outside memory and its other inputs
-  // values[at[1]] (the indices) ... (n in all; values[at[0]] unused): the same checks as a run
-  // (the same errors), then { rows, remapped }: int64 Tensors of the distinct rows to read,
-  // ascending, and of the indices as positions among them. The caller owns both.
+  // values[at[1]] (the indices) ... (n in all; values[at[0]] unused; `outside`: others kept
+  // outside memory with the table, by type id and dims): the same checks as a run (the same
+  // errors), then { rows, remapped }: int64 Tensors of the distinct rows to read, ascending, and of
+  // the indices as positions among them. The caller owns both.
   /**
    * @param {readonly (Tensor | null | undefined)[]} values
    * @param {readonly number[]} at
    * @param {number} n
    * @param {number} typeId
    * @param {readonly number[]} dims
+   * @param {readonly { input: number, typeId: number, dims: readonly number[] }[]} [outside]
    * @returns {{ rows: Tensor, remapped: Tensor }}
    */
-  gatherRows(values, at, n, typeId, dims) {
+  gatherRows(values, at, n, typeId, dims, outside = []) {
     const node = this.#node;
     if (!node) throw new DisposedError(`this prepared ${this.#label} was disposed`);
     writeInputs(values, at, n);
-    const { rows, remapped } = check(getModule().nodeGatherRows(node, n, typeId, dims));
+    const flat = outside.flatMap((o) => [o.input, o.typeId, o.dims.length, ...o.dims]);
+    const { rows, remapped } = check(getModule().nodeGatherRows(node, n, typeId, dims, flat));
     const r = tensorFromHandle(rows);   // (frees `rows` itself when it throws)
     try {
       return { rows: r, remapped: tensorFromHandle(remapped) };

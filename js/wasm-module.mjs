@@ -72,7 +72,8 @@
  * @property {(node: number, n: number) => number | Failure} nodeRun
  * @property {(node: number, n: number) => number} nodeRunHandle
  * @property {(node: number) => void} nodeDelete
- * @property {(node: number, count: number, typeId: number, dims: readonly number[]) => { rows: number, remapped: number } | Failure} nodeGatherRows
+ * @property {(node: number, count: number, typeId: number, dims: readonly number[], outside: readonly number[]) => { rows: number, remapped: number } | Failure} nodeGatherRows
+ *   outside: [input, type id, rank, dims...] for each other input kept outside memory with the table
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: number[]) => number[] | Failure} runNode
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => WasmValueInfo[] | Failure} inferNode
  * @property {() => WasmOpVersion[]} opVersions

@@ -216,28 +216,41 @@ Status PreparedOp::infer_for_run(const Tensor* const* inputs, size_t n) {
 }
 
 Status PreparedOp::plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor* const* inputs,
-                            size_t n, Tensor* remapped, Tensor* rows) {
+                            size_t n, Tensor* remapped, Tensor* rows, const std::vector<OutsideInput>& outside) {
   const OpVersion& v = *v_;
   inferred_valid_ = false;   // inferred_ is about to hold this table's shapes
   if (!v.caps.plan_rows || v.caps.rows_input != 0)
     return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": this op does not read a table kept outside memory");
   if (n < 2 || !inputs[1])
     return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": reading a table by rows needs the indices (input 1)");
+  const auto outside_at = [&](size_t i) -> const OutsideInput* {
+    for (const OutsideInput& o : outside)
+      if (o.input == i) return &o;
+    return nullptr;
+  };
+  for (const OutsideInput& o : outside)
+    if (o.input < 2 || o.input >= n || !(v.caps.rows_also & (1u << o.input)))
+      return ONNXWASM_ERROR(StatusCode::Input, v.label() + ": input " + std::to_string(o.input) +
+                                               " is not one read with the table's rows, so it cannot be outside memory");
   types_.assign({data_type});
-  for (size_t i = 1; i < n; ++i) types_.push_back(inputs[i] ? inputs[i]->type : ElementType::Undefined);
+  for (size_t i = 1; i < n; ++i) {
+    const OutsideInput* o = outside_at(i);
+    types_.push_back(o ? o->type : inputs[i] ? inputs[i]->type : ElementType::Undefined);
+  }
   ONNXWASM_RETURN_IF_ERROR(check_input_types(v, types_));
   ONNXWASM_RETURN_IF_ERROR(params_status_);
   infos_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     ValueInfo& info = infos_[i];
+    const OutsideInput* o = i == 0 ? nullptr : outside_at(i);
     info.type = types_[i];
-    info.rank_known = i == 0 || inputs[i] != nullptr;
+    info.rank_known = i == 0 || o || inputs[i] != nullptr;
     info.int_values.reset();
     info.float_values.reset();
     info.dims.clear();
     if (!info.rank_known) continue;
-    for (int64_t d : i == 0 ? data_dims : inputs[i]->dims) info.dims.push_back(Dim::known(d));
-    if (i > 0 && v.input(i).value_needed) read_values(*inputs[i], &info);
+    for (int64_t d : i == 0 ? data_dims : o ? o->dims : inputs[i]->dims) info.dims.push_back(Dim::known(d));
+    if (i > 0 && !o && v.input(i).value_needed) read_values(*inputs[i], &info);
   }
   inferred_.clear();
   ONNXWASM_RETURN_IF_ERROR(v.infer(v, *params_, infos_, &inferred_));

@@ -46,12 +46,19 @@ class PreparedOp {
   // `inputs` are borrowed (null for an omitted optional input); on success *output owns (or
   // shares) its buffer.
   Status run(const Tensor* const* inputs, size_t n, Tensor* output);
+  // An input kept outside memory with the table (one of Capabilities::rows_also): its type and
+  // dims, and no data.
+  struct OutsideInput {
+    size_t input;
+    ElementType type;
+    std::vector<int64_t> dims;
+  };
   // An op whose table (Capabilities::rows_input, input 0, of `data_type` and `data_dims`) is not in
   // memory, with its other inputs (`inputs[0]` unused; inputs[1] the indices; null for an omitted
-  // one): the same checks as a run with that data, then the version's plan_rows fills `remapped`
-  // and `rows`.
+  // one, and for those of `outside`, which are outside memory too): the same checks as a run with
+  // that data, then the version's plan_rows fills `remapped` and `rows`.
   Status plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor* const* inputs, size_t n,
-                   Tensor* remapped, Tensor* rows);
+                   Tensor* remapped, Tensor* rows, const std::vector<OutsideInput>& outside = {});
   // The same for an op of two inputs (data, indices).
   Status plan_rows(ElementType data_type, const std::vector<int64_t>& data_dims, const Tensor& indices,
                    Tensor* remapped, Tensor* rows) {

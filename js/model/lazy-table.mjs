@@ -3,7 +3,8 @@
 // those rows, then gathers from the block with indices remapped to it (so the output, and every
 // error, is the in-memory Gather's). An op whose other inputs are indexed by the same rows
 // (GatherBlockQuantized's scales and zero points: the registry's rowsAlso) gets those rows of
-// them, taken in memory.
+// them: read from their source at the same time when they are kept there too (placeTables),
+// else taken in memory.
 // Memory: a LazyTable owns no wasm memory between runs; each gather's output belongs to the caller.
 // @ts-check
 import { ExternalDataError } from '../generated/errors.mjs';
@@ -67,50 +68,83 @@ export class LazyTable {
     return new LazyTable(x);
   }
 
+  // A block of `count` rows, to be filled by #read.
+  /**
+   * @param {number} count
+   * @returns {Tensor}
+   */
+  #block(count) {
+    return Tensor[UNINITIALIZED](this.t.name, [count, ...this.dims.slice(1)]);
+  }
+
+  // Rows `ids` (ascending, distinct) into `block` (#block(ids.length)): adjacent rows in one read.
+  /**
+   * @param {readonly number[]} ids
+   * @param {Tensor} block
+   */
+  async #read(ids, block) {
+    const u = ids.length;
+    if (u === 0 || this.rowBytes === 0) return;
+    const base = /** @type {import('../wasm-module.mjs').WasmView} */ (block.data).byteOffset;   // (numeric: a view)
+    /** @type {import('./sources.mjs').ReadRun[]} */
+    const runs = [];
+    for (let i = 0; i < u;) {
+      let j = i + 1;
+      while (j < u && ids[j] === ids[j - 1] + 1) ++j;
+      runs.push({ at: this.offset + ids[i] * this.rowBytes, length: (j - i) * this.rowBytes, addr: base + i * this.rowBytes });
+      i = j;
+    }
+    try {
+      // (readRuns: of every source that can keep tables, the only ones a LazyTable reads)
+      await /** @type {Required<import('./sources.mjs').Source>} */ (this.source).readRuns(runs, this.offset + this.bytes);
+    } catch (e) {
+      const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${this.offset + this.bytes}` : e.message;
+      throw new ExternalDataError(`table '${this.name}' (${sizeText(this.bytes)}) is kept in '${this.location}', which cannot be read: ${why}`);
+    }
+  }
+
   // The node's run with this table as its input 0, through a prepared node that reads its table by
   // rows (a Gather, a GatherBlockQuantized: their capabilities say so), its other inputs
   // values[at[1]] (the indices) ... (n in all); `rowsAlso`: a bit per input indexed by the same
-  // rows. An output Tensor the caller owns.
+  // rows, `also[k]` that input when it is kept in its source too. An output Tensor the caller owns.
   /**
    * @param {PreparedNode} prepared
    * @param {readonly (Tensor | undefined)[]} values
    * @param {readonly number[]} at
    * @param {number} n
    * @param {number} rowsAlso
+   * @param {readonly (LazyTable | undefined)[]} [also]
    * @returns {Promise<Tensor>}
    */
-  async gather(prepared, values, at, n, rowsAlso) {
-    const { rows, remapped } = prepared.gatherRows(values, at, n, this.t.id, this.dims);
-    let block = null;
+  async gather(prepared, values, at, n, rowsAlso, also = []) {
+    /** @type {{ input: number, typeId: number, dims: readonly number[] }[]} */
+    const outside = [];
+    for (let k = 2; k < n; ++k) {
+      const kept = rowsAlso & (1 << k) ? also[k] : undefined;
+      if (kept) outside.push({ input: k, typeId: kept.t.id, dims: kept.dims });
+    }
+    const { rows, remapped } = prepared.gatherRows(values, at, n, this.t.id, this.dims, outside);
     /** @type {Tensor[]} */
     const taken = [];
     try {
-      // (copied out first: allocating the block may grow memory, which detaches rows.data's view)
-      const ids = Array.from(rows.data, Number), u = ids.length;
-      block = Tensor[UNINITIALIZED](this.t.name, [u, ...this.dims.slice(1)]);
-      if (u > 0 && this.rowBytes > 0) {
-        const base = /** @type {import('../wasm-module.mjs').WasmView} */ (block.data).byteOffset;   // (numeric: a view)
-        /** @type {import('./sources.mjs').ReadRun[]} */
-        const runs = [];
-        for (let i = 0; i < u;) {
-          let j = i + 1;
-          while (j < u && ids[j] === ids[j - 1] + 1) ++j;
-          runs.push({ at: this.offset + ids[i] * this.rowBytes, length: (j - i) * this.rowBytes, addr: base + i * this.rowBytes });
-          i = j;
-        }
-        try {
-          // (readRuns: of every source that can keep tables, the only ones a LazyTable reads)
-          await /** @type {Required<import('./sources.mjs').Source>} */ (this.source).readRuns(runs, this.offset + this.bytes);
-        } catch (e) {
-          const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${this.offset + this.bytes}` : e.message;
-          throw new ExternalDataError(`table '${this.name}' (${sizeText(this.bytes)}) is kept in '${this.location}', which cannot be read: ${why}`);
-        }
-      }
+      // (copied out first: allocating the blocks may grow memory, which detaches rows.data's view;
+      // every block is allocated before any read takes its address)
+      const ids = Array.from(rows.data, Number);
+      const block = this.#block(ids.length);
+      taken.push(block);
       /** @type {(Tensor | null)[]} */
       const inputs = [block, remapped];
+      /** @type {[LazyTable, Tensor][]} */
+      const reads = [[this, block]];
       for (let k = 2; k < n; ++k) {
         const t = at[k] < 0 ? undefined : values[at[k]];
-        if (t && rowsAlso & (1 << k)) {
+        const kept = rowsAlso & (1 << k) ? also[k] : undefined;
+        if (kept) {
+          const part = kept.#block(ids.length);
+          taken.push(part);
+          inputs.push(part);
+          reads.push([kept, part]);
+        } else if (t && rowsAlso & (1 << k)) {
           const part = takeRows(t, rows);
           taken.push(part);
           inputs.push(part);
@@ -118,9 +152,11 @@ export class LazyTable {
           inputs.push(t ?? null);
         }
       }
+      // (settled, every one: no read may still write into a block freed below)
+      const done = await Promise.allSettled(reads.map(([table, into]) => table.#read(ids, into)));
+      for (const r of done) if (r.status === 'rejected') throw r.reason;
       return prepared.runTensors(inputs, null, n);
     } finally {
-      block?.dispose();
       for (const t of taken) t.dispose();
       rows.dispose();
       remapped.dispose();

@@ -12,10 +12,15 @@ export const AUTO_MEMORY_BYTES = 2 * GiB;
 // Map name -> 'memory' | 'file'. `tables`: Map name -> facts (table-facts.mjs) for each external
 // initializer, in graph order. A table may stay in its source ('file') only when the source
 // allows it (a file, a Blob, bytes or an OPFS copy; not a URL), it is numeric with rank >= 1 and
-// whole bytes per row (4-bit codes: an even count a row), read only as the table of ops whose
-// capabilities in the registry say they read it by rows (a Gather's data, a GatherBlockQuantized's
-// data) along axis 0, and neither a graph output nor a graph input (a feed may replace those). 'auto' keeps such a table in memory while the tables in
-// memory total at most AUTO_MEMORY_BYTES.
+// whole bytes per row (4-bit codes: an even count a row), neither a graph output nor a graph
+// input (a feed may replace those), and read only
+// - as the table of ops whose capabilities in the registry say they read it by rows (a Gather's
+//   data, a GatherBlockQuantized's data) along axis 0, or
+// - as an input indexed by the same rows as such a table (the registry's rowsAlso: a
+//   GatherBlockQuantized's scales and zero points), with as many rows, where that table stays in
+//   its source: the run reads those rows of both.
+// 'auto' keeps tables in memory while the tables in memory total at most AUTO_MEMORY_BYTES (the
+// second kind follows its table).
 /**
  * @param {import('./onnx-proto.mjs').GraphProto} graph
  * @param {ReadonlyMap<string, import('./table-facts.mjs').TableFacts>} tables
@@ -29,36 +34,52 @@ export function placeTables(graph, tables, overridable, mode) {
   const registry = registryFacts();
   /** @type {Map<string, boolean>} */
   const rowReads = new Map();   // name -> whether every read of it is a read of rows
+  /** @type {Map<string, string[] | false>} */
+  const alsoReads = new Map();   // name -> the tables whose rows every read of it goes with, or false
   for (const n of graph.node) {
     const facts = registry.get(canonicalDomain(n.domain))?.get(n.opType);
     const rows = facts && facts.rowsInput >= 0 ? facts : undefined;
     const axis = rows ? Number(n.attribute.find((a) => a.name === rows.rowsAxis)?.i ?? 0) : NaN;
+    const table = rows ? n.input[rows.rowsInput] : '';
     n.input.forEach((x, k) => {
       if (!x) return;
       const rank = tables.get(x)?.dims.length;
+      const once = n.input.every((y, j) => j === k || y !== x);
       // (rank undefined, for a value that is no table: -rank is NaN, which no axis equals)
-      const byRows = rows !== undefined && k === rows.rowsInput && n.input.every((y, j) => j === k || y !== x) && (axis === 0 || axis === -/** @type {number} */ (rank));
+      const byRows = rows !== undefined && k === rows.rowsInput && once && (axis === 0 || axis === -/** @type {number} */ (rank));
       rowReads.set(x, (rowReads.get(x) ?? true) && byRows);
+      const with_ = alsoReads.get(x) ?? [];
+      const also = rows !== undefined && k !== rows.rowsInput && (rows.rowsAlso & (1 << k)) !== 0 && once && table !== '' && table !== x &&
+        (axis === 0 || axis === -/** @type {number} */ (tables.get(table)?.dims.length));
+      alsoReads.set(x, with_ && also ? [...with_, table] : false);
     });
   }
   const outputs = new Set(graph.output.map((o) => o.name));
   /** @type {(name: string, table: import('./table-facts.mjs').TableFacts) => boolean} */
-  const keepable = (name, { t, dims, source }) => rowReads.get(name) === true && !outputs.has(name) && !overridable.has(name) &&
+  const storable = (name, { t, dims, source }) => mode !== 'memory' && !outputs.has(name) && !overridable.has(name) &&
     t.name !== 'string' && dims.length >= 1 && (elementCount(dims.slice(1)) * t.bits) % 8 === 0 && source.canKeepTables;
   /** @type {Map<string, 'memory' | 'file'>} */
   const place = new Map();
   let inMemory = 0;
   for (const [name, table] of tables) {
-    if (mode === 'memory' || !keepable(name, table)) {
+    const kind = rowReads.get(name) === true ? 'rows' : alsoReads.get(name) ? 'also' : 'none';
+    if (kind === 'none' || !storable(name, table)) {
       place.set(name, 'memory');
       inMemory += table.bytes;
     }
   }
   for (const [name, table] of tables) {
-    if (place.has(name)) continue;
+    if (place.has(name) || rowReads.get(name) !== true) continue;
     const memory = mode === 'auto' && inMemory + table.bytes <= AUTO_MEMORY_BYTES;
     place.set(name, memory ? 'memory' : 'file');
     if (memory) inMemory += table.bytes;
+  }
+  // Inputs read with a table's rows: kept where every such table is kept, with as many rows.
+  for (const [name, table] of tables) {
+    if (place.has(name)) continue;
+    const with_ = /** @type {string[]} */ (alsoReads.get(name));
+    const kept = with_.every((x) => place.get(x) === 'file' && tables.get(x)?.dims[0] === table.dims[0]);
+    place.set(name, kept ? 'file' : 'memory');
   }
   return place;
 }

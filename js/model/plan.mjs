@@ -27,14 +27,14 @@ import { registryFacts } from '../registry.mjs';
 
 /**
  * A step of the run: its node, its inputs' slots (-1: omitted), how many, its output's slot, the
- * table it reads by rows (or undefined) and its inputs indexed by the same rows (a bit each,
- * registry.mjs), whether its output is freed after the run, and the node's label ("node 'lookup'
+ * table it reads by rows (or undefined), its inputs kept in their source (`also`, by input) and
+ * its inputs indexed by the same rows (a bit each, registry.mjs), whether its output is freed after the run, and the node's label ("node 'lookup'
  * (Gather)"), which prefixes the node's errors. `memo`: its outputs by key for a step of a shape
  * subgraph (null for the others); `source`: for a Shape or Size step, its number among the
  * sources (its key: its input's dims), else -1; `deps`: the sources it depends on (its key:
  * theirs, joined); `last`: its last key, its sources' keys then, its input's dims (a source) and
  * its output (an entry of the memo).
- * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, rowsAlso: number, temporary: boolean,
+ * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, also: (LazyTable | undefined)[], rowsAlso: number, temporary: boolean,
  *   label: string, memo: Map<string, Tensor> | null, source: number, deps: number[],
  *   last: { key: string, depKeys: string[], dims: readonly number[], out: Tensor } | null }} PlanStep
  */
@@ -105,11 +105,11 @@ export function makePlan(inputs, overridable, tensors, steps, outputs, lazy) {
   const inputRecords = inputs.map((spec) => inputRecord(spec, at(spec.name)));
   const overridableRecords = new Map([...overridable].map(([name, spec]) => [name, inputRecord(spec, at(name))]));
   // (lazy: the table a node reads by rows from its source, its input 0; placeTables lets only
-  // such nodes read one)
+  // such nodes read one; also: each input kept in its source, read with those rows)
   // (temporary, memo, source and deps: set below)
   const facts = registryFacts();
   const planSteps = steps.map((st) => /** @type {PlanStep} */ ({
-    prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]),
+    prepared: st.prepared, at: st.inputs.map((x) => (x ? at(x) : -1)), n: st.inputs.length, out: at(st.output), lazy: lazy.get(st.inputs[0]), also: st.inputs.map((x) => lazy.get(x)),
     rowsAlso: facts.get(st.domain)?.get(st.opType)?.rowsAlso ?? 0, label: st.label,
     temporary: true, memo: null, source: -1, deps: [], last: null,
   }));

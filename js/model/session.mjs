@@ -456,7 +456,7 @@ export class InferenceSession {
           continue;
         }
         // (the indices, input 1: a value before this node, so set)
-        const out = st.lazy ? await st.lazy.gather(st.prepared, slots, st.at, st.n, st.rowsAlso) : st.prepared.runTensors(slots, st.at, st.n);
+        const out = st.lazy ? await st.lazy.gather(st.prepared, slots, st.at, st.n, st.rowsAlso, st.also) : st.prepared.runTensors(slots, st.at, st.n);
         state.produced.push(out);
         slots[st.out] = out;
       }

@@ -87,3 +87,63 @@ TEST_CASE("plan_rows: the errors of a run with the same table") {
     CHECK(s.message() == "Gather-13: a table kept outside memory is read by rows (axis 0), not along axis 1");
   }
 }
+
+TEST_CASE("plan_rows with scales kept outside memory too (GatherBlockQuantized): the checks of a run by their dims alone") {
+  Attribute block;
+  block.name = "block_size";
+  block.kind = AttrKind::Int;
+  block.ints = {16};
+  Attributes attrs;
+  attrs.add(block);
+  const ElementType u4 = ElementType::Uint4, f32 = ElementType::Float;
+  Tensor indices = int64_tensor({7, -1, 7}, {3});
+  SECTION("the same rows as with the scales in memory") {
+    PreparedOp a, b;
+    REQUIRE(PreparedOp::prepare("com.microsoft", "GatherBlockQuantized", 1, attrs, &a).is_ok());
+    REQUIRE(PreparedOp::prepare("com.microsoft", "GatherBlockQuantized", 1, attrs, &b).is_ok());
+    Tensor scales;
+    REQUIRE(make_tensor(f32, {10, 2}, &scales).is_ok());
+    const Tensor* in_memory[3] = {nullptr, &indices, &scales};
+    const Tensor* outside[3] = {nullptr, &indices, nullptr};
+    Tensor remapped_a, rows_a, remapped_b, rows_b;
+    REQUIRE(a.plan_rows(u4, {10, 32}, in_memory, 3, &remapped_a, &rows_a).is_ok());
+    REQUIRE(b.plan_rows(u4, {10, 32}, outside, 3, &remapped_b, &rows_b, {{2, f32, {10, 2}}}).is_ok());
+    CHECK(values_of(rows_b) == values_of(rows_a));
+    CHECK(values_of(rows_b) == std::vector<int64_t>{7, 9});
+    CHECK(values_of(remapped_b) == values_of(remapped_a));
+  }
+  SECTION("scales of the wrong shape or type: the run's error") {
+    struct Case {
+      const char* name;
+      ElementType type;
+      std::vector<int64_t> dims;
+    };
+    for (const Case& c : std::vector<Case>{{"one block too few", f32, {10, 1}}, {"another row count", f32, {9, 2}}, {"int32 scales", ElementType::Int32, {10, 2}}}) {
+      INFO(c.name);
+      PreparedOp lazy, memory;
+      REQUIRE(PreparedOp::prepare("com.microsoft", "GatherBlockQuantized", 1, attrs, &lazy).is_ok());
+      REQUIRE(PreparedOp::prepare("com.microsoft", "GatherBlockQuantized", 1, attrs, &memory).is_ok());
+      Tensor table, scales, remapped, rows, out;
+      REQUIRE(make_tensor(u4, {10, 32}, &table).is_ok());
+      REQUIRE(make_tensor(c.type, c.dims, &scales).is_ok());
+      const Tensor* outside[3] = {nullptr, &indices, nullptr};
+      const Status planned = lazy.plan_rows(u4, {10, 32}, outside, 3, &remapped, &rows, {{2, c.type, c.dims}});
+      const Tensor* in[3] = {&table, &indices, &scales};
+      const Status ran = memory.run(in, 3, &out);
+      REQUIRE_FALSE(ran.is_ok());
+      CHECK(planned.code() == ran.code());
+      CHECK(planned.message() == ran.message());
+    }
+  }
+  SECTION("an input the op does not read with the table's rows cannot be outside memory") {
+    PreparedOp op;
+    REQUIRE(PreparedOp::prepare("com.microsoft", "GatherBlockQuantized", 1, attrs, &op).is_ok());
+    const Tensor* outside[3] = {nullptr, &indices, nullptr};
+    Tensor remapped, rows;
+    const Status s = op.plan_rows(u4, {10, 32}, outside, 3, &remapped, &rows, {{1, ElementType::Int64, {3}}});
+    CHECK(s.code() == StatusCode::Input);
+    CHECK(s.message() == "com.microsoft.GatherBlockQuantized-1: input 1 is not one read with the table's rows, so it cannot be outside memory");
+    const Status g = gather(0).plan_rows(f32, {10, 4}, outside, 3, &remapped, &rows, {{2, f32, {10, 1}}});
+    CHECK(g.code() == StatusCode::Input);
+  }
+}

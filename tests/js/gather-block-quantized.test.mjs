@@ -2,16 +2,20 @@
 // CPU kernel (the reference): one model per form, every output compared byte for byte. The forms:
 // uint8 words of 2, 4 and 8-bit codes, int4 and uint4 on either axis, with and without zero points,
 // float and float16 scales, negative indices, int32 and int64 indices; then onnxruntime-genai's
-// Reshape -> GatherBlockQuantized. (The oracle of every element, bfloat16 scales included, is
+// Reshape -> GatherBlockQuantized. Kept in the file: the table, and its scales and zero points with
+// it. (The oracle of every element, bfloat16 scales included, is
 // tests/cpp/gather_block_quantized_test.cpp.)
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { create, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import {
   GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, StringStringEntryProtoSchema, TensorProtoSchema,
 } from 'onnx-buf';
-import { init, InferenceSession, Tensor, runNode, opVersions, IndexOutOfRangeError } from '../../js/index.mjs';
+import { init, InferenceSession, Tensor, runNode, opVersions, IndexOutOfRangeError, ExternalDataError } from '../../js/index.mjs';
 import { attribute, valueInfo } from '../support/gen-models.mjs';
 import { dataType } from '../support/external-models.mjs';
 import { bytes, tensorProto } from '../support/quantized.mjs';
@@ -72,6 +76,25 @@ function model(c) {
       name: 'g', node: nodes, input: [valueInfo('ids', c.idType, ['batch', 'seq'])], output: [valueInfo('out', c.scaleType, null)], initializer: initializers,
     }),
   }));
+}
+
+// The model with the named initializers' bytes moved to one external file, 'all.bin', one after
+// another from offset 16: { model, file }.
+function externalize(modelBytes, names) {
+  const m = fromBinary(ModelProtoSchema, modelBytes);
+  const file = [];
+  let at = 16;
+  for (const t of /** @type {any} */ (m.graph).initializer) {
+    if (!names.includes(t.name)) continue;
+    file.push([at, t.rawData]);
+    t.externalData = [['location', 'all.bin'], ['offset', String(at)], ['length', String(t.rawData.length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value }));
+    t.dataLocation = 1;
+    at += t.rawData.length;
+    t.rawData = new Uint8Array(0);
+  }
+  const bytesOut = new Uint8Array(at);
+  for (const [o, raw] of file) bytesOut.set(raw, o);
+  return { model: toBinary(ModelProtoSchema, m), file: bytesOut };
 }
 
 const CASES = [
@@ -166,5 +189,65 @@ test('a uint8, int4 or uint4 table kept in its file: the in-memory outputs and e
     if (badFeed !== bad) badFeed.dispose();
     await session.release();
     await inMemory.release();
+  }
+});
+
+// The scales and zero points external too: kept in the file with the table (when their rows start
+// on a byte) and read by the same rows at the same time; outputs and errors are the in-memory
+// session's. A file cut short in the scales fails the run with an ExternalDataError naming them,
+// and the session works once the file is whole again.
+test('scales and zero points kept in the file with the table: read by the same rows, the in-memory outputs and errors, byte for byte', async () => {
+  let kept = 0;
+  for (const c of CASES.filter((k) => !k.reshape)) {
+    const inMemory = await InferenceSession.create(model(c));
+    const { model: external, file } = externalize(model(c), ['data', 'scales', 'zero_points']);
+    const session = await InferenceSession.create(external, { externalData: { 'all.bin': file }, externalDataMode: 'lazy' });
+    const byRows = (c.attrs.gather_axis ?? 0) === 0 && (c.type === 'uint8' || c.dims[1] % 2 === 0);
+    const codeBits = c.type === 'uint8' ? 8 : 4;
+    assert.equal(session.valueInfo('data')?.storage, byRows ? 'file' : 'memory', c.name);
+    assert.equal(session.valueInfo('scales')?.storage, byRows ? 'file' : 'memory', c.name);
+    if (c.zeroDims) {
+      const whole = (c.zeroDims.slice(1).reduce((a, b) => a * b, 1) * codeBits) % 8 === 0;
+      assert.equal(session.valueInfo('zero_points')?.storage, byRows && whole ? 'file' : 'memory', c.name);
+    }
+    if (byRows) ++kept;
+    for (const idsNow of [ids, [[1, 1, 0], [-1, 0, 1]], [[4, 4, 4], [4, 4, 4]]]) {
+      const feed = c.idType === 'int64' ? BigInt64Array.from(idsNow.flat(), BigInt) : Int32Array.from(idsNow.flat());
+      const a = (await inMemory.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
+      const b = (await session.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
+      assert.deepEqual(b.dims, a.dims, c.name);
+      assert.deepEqual(new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength), new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength), c.name);
+      a.dispose();
+      b.dispose();
+    }
+    const badFeed = c.idType === 'int64' ? new Tensor('int64', [0n, 99n], [1, 2]) : new Tensor('int32', [0, 99], [1, 2]);
+    const want = await inMemory.run({ ids: badFeed }).catch((e) => e);
+    const got = await session.run({ ids: badFeed }).catch((e) => e);
+    assert.ok(want instanceof IndexOutOfRangeError && got instanceof IndexOutOfRangeError, c.name);
+    assert.equal(got.message, want.message, c.name);
+    badFeed.dispose();
+    await Promise.all([session.release(), inMemory.release()]);
+  }
+  assert.ok(kept >= 6, `${kept} cases kept their tables in the file`);
+
+  // A file that loses its last two bytes (the end of the scales) between runs.
+  const c = CASES[1];
+  const { model: external, file } = externalize(model(c), ['data', 'scales']);
+  const dir = mkdtempSync(join(tmpdir(), 'onnx-wasm-gbq-'));
+  try {
+    writeFileSync(join(dir, 'model.onnx'), external);
+    writeFileSync(join(dir, 'all.bin'), file);
+    const session = await InferenceSession.create(join(dir, 'model.onnx'), { externalDataMode: 'lazy' });
+    assert.equal(session.valueInfo('scales')?.storage, 'file');
+    const last = new Tensor('int32', [8], [1, 1]);
+    (await session.run({ ids: last })).out.dispose();
+    truncateSync(join(dir, 'all.bin'), file.length - 2);
+    await assert.rejects(session.run({ ids: last }), (e) => e instanceof ExternalDataError && /table 'scales' .* is kept in 'all\.bin', which cannot be read/.test(e.message));
+    writeFileSync(join(dir, 'all.bin'), file);
+    (await session.run({ ids: last })).out.dispose();
+    last.dispose();
+    await session.release();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
