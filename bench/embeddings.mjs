@@ -8,7 +8,7 @@
 // block_size 32, bits 4, gather_axis 0, quantize_axis 1), ids int64 [batch, seq], out float16
 // [batch, seq, 2560]; opsets '' 21 and com.microsoft 1. The feed: 512 random ids (fixed seed), [1, 512].
 // onnx-wasm runs twice: with the table in wasm memory, and with its codes kept in their file
-// (onnx-wasm-file: a run reads the rows of its ids; issue 30's targets: a run <= 5 ms, create <=
+// (onnx-wasm-file: a run reads the rows of its ids and their scales; issue 30's targets: a run <= 5 ms, create <=
 // 50 ms, under 150 MB RSS).
 // In one process: each engine's first create (ms, process RSS after it and the RSS it added), a
 // byte comparison of the three outputs, then interleaved rounds (one run of each engine a round,
@@ -42,7 +42,7 @@ const DATA_BYTES = (ROWS * COLS * BITS) / 8;                  // 335,544,320
 const SCALE_COUNT = (ROWS * COLS) / BLOCK, SCALE_BYTES = SCALE_COUNT * 2;   // 41,943,040
 const FILE = 'embeddings.bin', TARGET_MS = 2.5, TARGET_FILE_MS = 5, TARGET_FILE_CREATE_MS = 50, TARGET_FILE_RSS_MB = 150;
 // onnx-wasm-file: the same session with the codes kept in their file (externalDataMode 'lazy'):
-// a run reads the rows of its ids, and their scales taken in memory.
+// a run reads the rows of its ids, and of their scales, kept in the file too.
 const ENGINES = ['onnx-wasm', 'onnx-wasm-file', 'onnxruntime-web', 'onnxruntime-node'];
 
 // gc() without --expose-gc, so that RSS figures are taken after a collection.

@@ -19,8 +19,8 @@ export const AUTO_MEMORY_BYTES = 2 * GiB;
 // - as an input indexed by the same rows as such a table (the registry's rowsAlso: a
 //   GatherBlockQuantized's scales and zero points), with as many rows, where that table stays in
 //   its source: the run reads those rows of both.
-// 'auto' keeps tables in memory while the tables in memory total at most AUTO_MEMORY_BYTES (the
-// second kind follows its table).
+// 'auto' keeps tables in memory while the tables in memory total at most AUTO_MEMORY_BYTES, the
+// second kind after the first (a run then reads only the table's rows from its source).
 /**
  * @param {import('./onnx-proto.mjs').GraphProto} graph
  * @param {ReadonlyMap<string, import('./table-facts.mjs').TableFacts>} tables
@@ -74,12 +74,15 @@ export function placeTables(graph, tables, overridable, mode) {
     place.set(name, memory ? 'memory' : 'file');
     if (memory) inMemory += table.bytes;
   }
-  // Inputs read with a table's rows: kept where every such table is kept, with as many rows.
+  // Inputs read with a table's rows: may stay where every such table stays, with as many rows
+  // ('auto': in memory while the budget allows, as a run then reads only the table's rows).
   for (const [name, table] of tables) {
     if (place.has(name)) continue;
     const with_ = /** @type {string[]} */ (alsoReads.get(name));
-    const kept = with_.every((x) => place.get(x) === 'file' && tables.get(x)?.dims[0] === table.dims[0]);
-    place.set(name, kept ? 'file' : 'memory');
+    const keepable = with_.every((x) => place.get(x) === 'file' && tables.get(x)?.dims[0] === table.dims[0]);
+    const memory = !keepable || (mode === 'auto' && inMemory + table.bytes <= AUTO_MEMORY_BYTES);
+    place.set(name, memory ? 'memory' : 'file');
+    if (memory) inMemory += table.bytes;
   }
   return place;
 }
