@@ -17,8 +17,12 @@
 //    - any other x (float8, float4, int2/uint2, int4/uint4 in other blocks, per axis or per
 //      tensor): as the first form, gathered by onnx-wasm's Gather-1, which takes every element
 //      type (ONNX's Gather takes none of these), the scales and zero points with it;
-//    - a table quantized along the gather axis is left as it is (its scales would be gathered by
-//      the indices' blocks, which no Gather says).
+//    - a table quantized along the gather axis (a scale per row, or per block of rows): the
+//      indices flattened (Reshape to [-1]; not when the graph gives them rank 1), the rows and their scales gathered by them (blocked:
+//      the scales' rows by each index's block, read from an int32 table of i / block_size, which
+//      checks and normalizes the index as Gather does), dequantized per axis (blocked: blocks of
+//      1) along that axis, and the output reshaped to the Gather's (Shape of the indices between
+//      the table's other dims: a shape subgraph, computed once per indices' dims).
 //    Only where the table, its scales and zero points are initializers no feed may replace, and
 //    every reader of the dequantized table is a Gather of its rows (input 0). The rewritten Gather
 //    keeps the Gather's name, so its errors name the user's node.
@@ -32,8 +36,22 @@ import { canonicalDomain } from '../node.mjs';
 
 // TensorProto.DataType ids.
 const FLOAT = 1, UINT8 = 2, INT8 = 3, UINT16 = 4, INT16 = 5, INT32 = 6, INT64 = 7, FLOAT16 = 10, BFLOAT16 = 16, UINT4 = 21, INT4 = 22;
-const GATHERED = new Set([INT8, UINT8, INT16, UINT16, INT32]);
 const GBQ_SCALES = new Set([FLOAT, FLOAT16, BFLOAT16]);
+// ONNX's Gather takes the types of ids 1 to 16 (bfloat16 from 13, where DequantizeLinear's
+// bfloat16 scales are); onnx-wasm's every other (float8, 4 and 2-bit, float4, float8e8m0).
+/** @param {number} dataType */
+const gatherDomain = (dataType) => (dataType <= BFLOAT16 ? '' : 'onnx-wasm');
+
+/**
+ * @param {string} name
+ * @param {number} dataType INT32 or INT64
+ * @param {number[]} values
+ * @returns {TensorProto}
+ */
+const intTensor = (name, dataType, values) => ({
+  name, dataType, dims: [BigInt(values.length)], floatData: [], int32Data: dataType === INT32 ? values : [], stringData: [],
+  int64Data: dataType === INT64 ? values.map(BigInt) : [], rawData: new Uint8Array(0), externalData: [], dataLocation: 0, doubleData: [], uint64Data: [],
+});
 
 /**
  * @param {string} name
@@ -141,6 +159,12 @@ export function fuseDequantizeGather(g, opsets) {
   const constant = new Map(g.initializer.map((t) => [t.name, t]));
   for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
   const outputs = new Set(g.output.map((o) => o.name));
+  /** @type {Map<string, number>} */
+  const rankOf = new Map();   // the rank of each value the graph declares with a shape
+  for (const v of [...g.input, ...g.valueInfo]) {
+    const t = v.type?.value;
+    if (t?.case === 'tensorType' && t.value.shape) rankOf.set(v.name, t.value.shape.dim.length);
+  }
   /** @type {Map<string, { node: NodeProto, input: number }[]>} */
   const readers = new Map();
   for (const n of g.node) n.input.forEach((x, k) => { if (x) readers.set(x, [...(readers.get(x) ?? []), { node: n, input: k }]); });
@@ -155,6 +179,8 @@ export function fuseDequantizeGather(g, opsets) {
 
   /** @type {Map<NodeProto, NodeProto[]>} */
   const replaced = new Map();   // node -> the nodes in its place ([] for a DequantizeLinear fused away)
+  /** @type {TensorProto[]} */
+  const initializers = [];   // constants the new nodes read
   for (const d of g.node) {
     if (canonicalDomain(d.domain) !== '' || d.opType !== 'DequantizeLinear' || d.output.length !== 1) continue;
     const [xName, sName, zName = ''] = d.input;
@@ -170,10 +196,24 @@ export function fuseDequantizeGather(g, opsets) {
     if ((blocked || perAxis) && (qa < 0 || qa >= rank)) continue;
     /** @type {NodeProto[][]} */
     const rewrites = [];
+    /** @type {TensorProto[]} */
+    const tensors = [];
     for (const { node: gather } of uses) {
       const ga = intOf(gather, 'axis', 0), a = ga < 0 ? ga + rank : ga;
-      if (a < 0 || a >= rank || ((blocked || perAxis) && qa === a)) break;
+      if (a < 0 || a >= rank) break;
       const ids = gather.input[1], out = gather.output[0];
+      if ((blocked || perAxis) && qa === a) {
+        // (indices of rank 1 as they are; others flattened, which needs Reshape's allowzero
+        // (14) to give back an empty dim)
+        const idsRank = rankOf.get(ids);
+        if (idsRank !== 1 && (opsets.get('') ?? 0) < 14) break;
+        const along = alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName, zName, x, s, z, fresh, flatten: idsRank !== 1 });
+        rewrites.push(along.nodes);
+        tensors.push(...along.tensors);
+        for (const t of along.tensors) constant.set(t.name, t);
+        if (gatherDomain(x.dataType) || gatherDomain(s.dataType)) added.set('onnx-wasm', 1);
+        continue;
+      }
       // The quantization axis in the gathered rank: as it was before the gather axis, counted
       // from the end after it (the dims after the gather axis end the output).
       const newAxis = BigInt(qa < a ? qa : qa - rank);
@@ -187,8 +227,8 @@ export function fuseDequantizeGather(g, opsets) {
         }
       }
       // ONNX's Gather where it takes the types, else onnx-wasm's (every type).
-      const domain = GATHERED.has(x.dataType) ? '' : 'onnx-wasm';
-      if (domain) added.set(domain, 1);
+      const domain = gatherDomain(x.dataType), sDomain = gatherDomain(s.dataType);
+      if (domain || (blocked && sDomain)) added.set('onnx-wasm', 1);
       const gatherAxis = [intAttribute('axis', BigInt(a))];
       const rows = fresh(`${table}/rows`);
       /** @type {NodeProto[]} */
@@ -196,7 +236,7 @@ export function fuseDequantizeGather(g, opsets) {
       let sIn = sName, zIn = zName;
       if (blocked) {
         sIn = fresh(`${sName}/rows`);
-        nodes.push(node(`${gather.name}/scales`, 'Gather', domain, [sName, ids], sIn, gatherAxis));
+        nodes.push(node(`${gather.name}/scales`, 'Gather', sDomain, [sName, ids], sIn, gatherAxis));
         if (zName) {
           zIn = fresh(`${zName}/rows`);
           nodes.push(node(`${gather.name}/zero_points`, 'Gather', domain, [zName, ids], zIn, gatherAxis));
@@ -207,13 +247,67 @@ export function fuseDequantizeGather(g, opsets) {
       nodes.push(node(d.name ? `${d.name}/${gather.name || 'Gather'}` : '', 'DequantizeLinear', d.domain, [rows, sIn, ...(zName ? [zIn] : [])], out, attrs));
       rewrites.push(nodes);
     }
-    if (rewrites.length !== uses.length) continue;   // (one Gather it cannot rewrite: none is)
+    if (rewrites.length !== uses.length) {   // (one Gather it cannot rewrite: none is)
+      for (const t of tensors) constant.delete(t.name);
+      continue;
+    }
     replaced.set(d, []);
     uses.forEach((u, k) => replaced.set(u.node, rewrites[k]));
+    initializers.push(...tensors);
   }
   if (!replaced.size) return { graph: g, opsets: new Map(opsets) };
   return {
-    graph: { ...g, node: g.node.flatMap((n) => replaced.get(n) ?? [n]) },
+    graph: { ...g, node: g.node.flatMap((n) => replaced.get(n) ?? [n]), initializer: [...g.initializer, ...initializers] },
     opsets: new Map([...added, ...opsets]),
   };
+}
+
+// Gather(DequantizeLinear(x, s, z), ids) where the quantization axis is the gather axis `a`: the
+// nodes that compute it from the gathered rows, and the constants they read (see the header).
+/**
+ * @param {{ d: NodeProto, gather: NodeProto, a: number, rank: number, blocked: boolean, blockSize: number,
+ *   xName: string, sName: string, zName: string, x: TensorProto, s: TensorProto, z: TensorProto | undefined,
+ *   fresh: (base: string) => string, flatten: boolean }} p
+ * @returns {{ nodes: NodeProto[], tensors: TensorProto[] }}
+ */
+function alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName, zName, x, s, fresh, flatten }) {
+  const ids = gather.input[1], out = gather.output[0], base = gather.name || out;
+  const axis = [intAttribute('axis', BigInt(a))];
+  /** @type {TensorProto[]} */
+  const tensors = [];
+  /** @param {TensorProto} t */
+  const constant = (t) => { tensors.push(t); return t.name; };
+  const flat = flatten ? fresh(`${base}/flat_indices`) : ids;
+  const rows = fresh(`${base}/rows`), sRows = fresh(`${base}/scale_rows`), zRows = zName ? fresh(`${base}/zero_point_rows`) : '';
+  const deq = flatten ? fresh(`${base}/dequantized`) : out;
+  const dims = x.dims.map(Number), n = dims[a];
+  /** @type {NodeProto[]} */
+  const nodes = [];
+  if (flatten) nodes.push(node(`${base}/flatten_indices`, 'Reshape', '', [ids, constant(intTensor(fresh(`${base}/minus_one`), INT64, [-1]))], flat, []));
+  nodes.push(node(gather.name, 'Gather', gatherDomain(x.dataType), [xName, flat], rows, axis));
+  let scaleIds = flat;
+  if (blocked) {
+    scaleIds = fresh(`${base}/blocks`);
+    const blockOf = constant(intTensor(fresh(`${base}/block_of_row`), INT32, Array.from({ length: n }, (_, i) => Math.floor(i / blockSize))));
+    nodes.push(node(`${base}/blocks`, 'Gather', '', [blockOf, flat], scaleIds, []));
+  }
+  // (per axis: 1-D scales, gathered along their only axis; blocked: x's rank, along a)
+  const scaleAxis = blocked ? axis : [];
+  nodes.push(node(`${base}/scales`, 'Gather', gatherDomain(s.dataType), [sName, scaleIds], sRows, scaleAxis));
+  if (zName) nodes.push(node(`${base}/zero_points`, 'Gather', gatherDomain(x.dataType), [zName, scaleIds], zRows, scaleAxis));
+  const attrs = d.attribute.filter((t) => t.name !== 'axis' && t.name !== 'block_size');
+  attrs.push(intAttribute('axis', BigInt(a)));
+  if (blocked) attrs.push(intAttribute('block_size', 1n));
+  nodes.push(node(d.name ? `${d.name}/${base}` : '', 'DequantizeLinear', d.domain, [rows, sRows, ...(zName ? [zRows] : [])], deq, attrs));
+  if (!flatten) return { nodes, tensors };
+  // The Gather's output dims: x's before a, the indices', x's after a.
+  const shapeOfIds = fresh(`${base}/indices_shape`), outShape = fresh(`${base}/shape`);
+  const parts = [];
+  if (a > 0) parts.push(constant(intTensor(fresh(`${base}/dims_before`), INT64, dims.slice(0, a))));
+  parts.push(shapeOfIds);
+  if (a < rank - 1) parts.push(constant(intTensor(fresh(`${base}/dims_after`), INT64, dims.slice(a + 1))));
+  nodes.push(node(`${base}/indices_shape`, 'Shape', '', [ids], shapeOfIds, []));
+  nodes.push(node(`${base}/shape`, 'Concat', '', parts, outShape, [intAttribute('axis', 0n)]));
+  nodes.push(node(`${base}/unflatten`, 'Reshape', '', [deq, outShape], out, [intAttribute('allowzero', 1n)]));
+  return { nodes, tensors };
 }

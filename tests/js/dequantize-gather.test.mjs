@@ -7,8 +7,9 @@
 // gather axes before and after the quantization axis, negative axes, indices of rank 0 to 3 with
 // negative entries, two Gathers of one table; int4 and uint4 blocked tables (GatherBlockQuantized);
 // float8, float4, int2/uint2 tables and 4-bit ones GatherBlockQuantized cannot say (per axis, block
-// 8 or 24), gathered by onnx-wasm's Gather; and the form left as it is (quantized along the gather
-// axis), which must still be right. Then a table that would not fit in wasm memory dequantized: an int4 table of 576 MiB
+// 8 or 24), gathered by onnx-wasm's Gather; tables quantized along the gather axis (per row, per
+// block of rows), indices flattened and the output reshaped back; and the form left as it is,
+// which must still be right. Then a table that would not fit in wasm memory dequantized: an int4 table of 576 MiB
 // (4.5 GiB as floats), in memory and kept in its file.
 import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -70,7 +71,7 @@ function model(c, scalesFed = false, dir = '') {
     nodes.push(create(NodeProtoSchema, { opType: 'Gather', name: 'lookup2', input: ['dequantized', 'ids2'], output: ['out2'], attribute: c.axis === undefined ? [] : [attribute('axis', c.axis)] }));
     outputs.push(valueInfo('out2', outType, null));
   }
-  const inputs = [valueInfo('ids', 'int64', null)];
+  const inputs = [valueInfo('ids', 'int64', c.declareIds ? c.idDims : null)];
   if (c.twice) inputs.push(valueInfo('ids2', 'int64', null));
   if (scalesFed) inputs.push(valueInfo('scales', c.scaleType, c.scaleDims));
   return {
@@ -127,9 +128,18 @@ const CASES = [
   { name: 'float8e4m3fn blocked (block 4), opset 21', opset: 21, type: 'float8e4m3fn', dims: [10, 12], scaleType: 'float32', scaleDims: [10, 3], dq: { block_size: 4 }, idDims: [4], fused: true },
   { name: 'float4e2m1 blocked (block 16), rows of 40 codes, opset 23', noOrt: NO_FLOAT4, opset: 23, type: 'float4e2m1', dims: [12, 40], scaleType: 'float32', scaleDims: [12, 3], dq: { block_size: 16 }, idDims: [3], fused: true },
   { name: 'float4e2m1 per tensor, rows of 5 codes (not whole bytes), opset 23', noOrt: NO_FLOAT4, opset: 23, type: 'float4e2m1', dims: [9, 5], scaleType: 'float16', scaleDims: [], idDims: [4], fused: true },
-  // Left as they are (the whole table dequantized, then gathered): still right.
-  { name: 'uint8 per axis 0, gathered on axis 0 (quantized along the gather axis)', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [3], fused: false },
-  { name: 'int8 blocked along the gather axis', opset: 21, type: 'int8', dims: [8, 5], scaleType: 'float32', scaleDims: [2, 5], zero: true, dq: { axis: 0, block_size: 4 }, idDims: [3], fused: false },
+  // Quantized along the gather axis (a scale per row, or per block of rows): the indices
+  // flattened, rows and scales gathered by them (blocked: by each index's block), dequantized,
+  // reshaped back; indices the graph declares of rank 1 as they are.
+  { name: 'uint8 per axis 0, gathered on axis 0 (a scale per row), indices declared [3], opset 13', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [3], declareIds: true, fused: true },
+  { name: 'int8 per axis 0, gathered on axis 0, indices [2, 3] flattened and reshaped back, float16 scales, opset 21', opset: 21, type: 'int8', dims: [9, 6], scaleType: 'float16', scaleDims: [9], zero: true, dq: { axis: 0 }, idDims: [2, 3], fused: true },
+  { name: 'int8 blocked along the gather axis (block 4, the last block partial), opset 21', opset: 21, type: 'int8', dims: [10, 5], scaleType: 'float32', scaleDims: [3, 5], zero: true, dq: { axis: 0, block_size: 4 }, idDims: [4], fused: true },
+  { name: 'int4 blocked along axis 1 of a rank-3 table, gathered on axis 1 by indices of rank 3 (onnx-wasm Gather)', opset: 21, type: 'int4', dims: [4, 7, 6], scaleType: 'float32', scaleDims: [4, 3, 6], zero: true, dq: { axis: 1, block_size: 3 }, axis: 1, idDims: [2, 2, 2], fused: true },
+  { name: 'uint8 per axis 1, gathered on axis 1 by a scalar index', opset: 21, type: 'uint8', dims: [5, 6], scaleType: 'float16', scaleDims: [6], zero: true, dq: { axis: 1 }, axis: 1, idDims: [], fused: true },
+  { name: 'uint16 per axis 0, gathered on axis 0 by empty indices [2, 0]', opset: 21, type: 'uint16', dims: [6, 3], scaleType: 'float32', scaleDims: [6], zero: true, dq: { axis: 0 }, idDims: [2, 0], fused: true },
+  { name: 'float8e4m3fn per axis 0, gathered on axis 0 (onnx-wasm Gather)', opset: 21, type: 'float8e4m3fn', dims: [12, 4], scaleType: 'float32', scaleDims: [12], dq: { axis: 0 }, idDims: [5], fused: true },
+  // Left as it is (the whole table dequantized, then gathered): still right.
+  { name: 'uint8 per axis 0, gathered on axis 0, indices of undeclared rank at opset 13 (Reshape-13 has no allowzero)', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [3], fused: false },
 ];
 
 const raw = (t) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
@@ -174,14 +184,17 @@ for (const c of CASES) {
 }
 
 test('DequantizeLinear -> Gather, rewritten: an index out of range is an IndexOutOfRangeError naming the Gather node, and the session keeps working', async () => {
-  const c = CASES[6];
-  const session = await InferenceSession.create(model(c).bytes);
-  await assert.rejects(session.run({ ids: new Tensor('int64', [0n, 12n], [2]) }),
-    (e) => e instanceof IndexOutOfRangeError && /^node 'lookup' \(Gather\): .*12/.test(e.message));
-  const { out } = await session.run({ ids: new Tensor('int64', [11n, -12n], [2]) });
-  assert.deepEqual(out.dims, [2, 10]);
-  out.dispose();
-  await session.release();
+  // (along the last axis; along the gather axis, blocked, the indices flattened)
+  for (const c of [CASES[6], CASES.find((k) => k.name.startsWith('int8 blocked along the gather axis'))]) {
+    const session = await InferenceSession.create(model(c).bytes);
+    const n = c.dims[0];
+    await assert.rejects(session.run({ ids: new Tensor('int64', [0n, BigInt(n)], [2]) }),
+      (e) => e instanceof IndexOutOfRangeError && new RegExp(`^node 'lookup' \\(Gather\\): .*index ${n} `).test(e.message), c.name);
+    const { out } = await session.run({ ids: new Tensor('int64', [BigInt(n - 1), BigInt(-n)], [2]) });
+    assert.deepEqual(out.dims, [2, c.dims[1]]);
+    out.dispose();
+    await session.release();
+  }
 });
 
 test('DequantizeLinear -> Gather kept in its file: float8, 2-bit and 4-bit tables gathered by onnx-wasm Gather read by rows, the same bytes as in memory', async () => {
