@@ -170,7 +170,7 @@ export interface AttributeProtoLike {
 /**
  * A node to run or infer: `{ opType, attributes }` with attributes as an object or a Map, or a
  * NodeProto-shaped object (`op_type` accepted for `opType`) with an `attribute` list. `domain`:
- * '' or 'ai.onnx' (the default), or another domain of the registry ('com.microsoft'); an op the
+ * '' or 'ai.onnx' (the default), or another domain of the registry ('com.microsoft', 'onnx-wasm'); an op the
  * registry does not have in that domain is an {@link UnsupportedOpError}.
  */
 export type NodeLike =
@@ -255,7 +255,7 @@ export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo 
 
 /** One version of one op in the registry, as {@link opVersions} lists it. */
 export interface OpVersion {
-  /** '' for the default ONNX domain, else the domain ('com.microsoft'). */
+  /** '' for the default ONNX domain, else the domain ('com.microsoft', or 'onnx-wasm' for its Gather of every element type). */
   domain: string;
   op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'Slice' | 'Range' | 'ConstantOfShape' | 'Cast' | 'CastLike' | 'GatherElements' | 'GatherND' | 'Add' | 'Sub' | 'Mul' | 'Div' | 'DequantizeLinear' | 'GatherBlockQuantized';
   /** The opset (of its domain) in which this version appeared. */
