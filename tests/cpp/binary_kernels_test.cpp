@@ -13,23 +13,14 @@
 
 #include "src/kernels/binary.h"
 #include "src/kernels/float16.h"
+#include "tests/cpp/kernel_sets.h"
 
 using namespace onnxwasm;
 
 namespace {
 
 std::vector<const BinaryKernels*> kernel_sets() {
-  std::vector<const BinaryKernels*> sets = {&binary_kernels_scalar()};
-  const BinaryKernels* simd = binary_kernels_wasmsimd();
-#if defined(__wasm_simd128__)
-  REQUIRE(simd != nullptr);
-  REQUIRE(std::string(simd->target) == "wasmsimd");
-#else
-  if (!simd) WARN("built without wasm SIMD (native build): the wasmsimd kernels are tested in the wasm build");
-#endif
-  if (simd) sets.push_back(simd);
-  CHECK(&binary_kernels_best() == sets.back());
-  return sets;
+  return onnxwasm_test::kernel_sets(binary_kernels_scalar(), binary_kernels_wasmsimd(), binary_kernels_best());
 }
 
 float reference(int op, float x, float y) {

@@ -10,23 +10,14 @@
 
 #include "src/kernels/convert.h"
 #include "src/kernels/float16.h"
+#include "tests/cpp/kernel_sets.h"
 
 using namespace onnxwasm;
 
 namespace {
 
 std::vector<const ConvertKernels*> kernel_sets() {
-  std::vector<const ConvertKernels*> sets = {&convert_kernels_scalar()};
-  const ConvertKernels* simd = convert_kernels_wasmsimd();
-#if defined(__wasm_simd128__)
-  REQUIRE(simd != nullptr);
-  REQUIRE(std::string(simd->target) == "wasmsimd");
-#else
-  if (!simd) WARN("built without wasm SIMD (native build): the wasmsimd kernels are tested in the wasm build");
-#endif
-  if (simd) sets.push_back(simd);
-  CHECK(&convert_kernels_best() == sets.back());
-  return sets;
+  return onnxwasm_test::kernel_sets(convert_kernels_scalar(), convert_kernels_wasmsimd(), convert_kernels_best());
 }
 
 }  // namespace

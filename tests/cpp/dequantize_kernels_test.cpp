@@ -15,23 +15,14 @@
 
 #include "src/kernels/dequantize.h"
 #include "src/kernels/float16.h"
+#include "tests/cpp/kernel_sets.h"
 
 using namespace onnxwasm;
 
 namespace {
 
 std::vector<const DequantizeKernels*> kernel_sets() {
-  std::vector<const DequantizeKernels*> sets = {&dequantize_kernels_scalar()};
-  const DequantizeKernels* simd = dequantize_kernels_wasmsimd();
-#if defined(__wasm_simd128__)
-  REQUIRE(simd != nullptr);
-  REQUIRE(std::string(simd->target) == "wasmsimd");
-#else
-  if (!simd) WARN("built without wasm SIMD (native build): the wasmsimd kernels are tested in the wasm build");
-#endif
-  if (simd) sets.push_back(simd);
-  CHECK(&dequantize_kernels_best() == sets.back());
-  return sets;
+  return onnxwasm_test::kernel_sets(dequantize_kernels_scalar(), dequantize_kernels_wasmsimd(), dequantize_kernels_best());
 }
 
 int32_t naive_code(const std::vector<uint8_t>& b, size_t i, int bits, bool is_signed) {
