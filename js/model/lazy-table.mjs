@@ -68,7 +68,7 @@ export class LazyTable {
     return new LazyTable(x);
   }
 
-  // A block of `count` rows, to be filled by #read.
+  // A block of `count` rows, to be filled by #readAll.
   /**
    * @param {number} count
    * @returns {Tensor}
@@ -77,14 +77,16 @@ export class LazyTable {
     return Tensor[UNINITIALIZED](this.t.name, [count, ...this.dims.slice(1)]);
   }
 
-  // Rows `ids` (ascending, distinct) into `block` (#block(ids.length)): adjacent rows in one read.
+  // The reads of rows `ids` (ascending, distinct) into `block` (#block(ids.length)): adjacent
+  // rows in one read.
   /**
    * @param {readonly number[]} ids
    * @param {Tensor} block
+   * @returns {import('./sources.mjs').ReadRun[]}
    */
-  async #read(ids, block) {
+  #runs(ids, block) {
     const u = ids.length;
-    if (u === 0 || this.rowBytes === 0) return;
+    if (u === 0 || this.rowBytes === 0) return [];
     const base = /** @type {import('../wasm-module.mjs').WasmView} */ (block.data).byteOffset;   // (numeric: a view)
     /** @type {import('./sources.mjs').ReadRun[]} */
     const runs = [];
@@ -94,13 +96,36 @@ export class LazyTable {
       runs.push({ at: this.offset + ids[i] * this.rowBytes, length: (j - i) * this.rowBytes, addr: base + i * this.rowBytes });
       i = j;
     }
-    try {
-      // (readRuns: of every source that can keep tables, the only ones a LazyTable reads)
-      await /** @type {Required<import('./sources.mjs').Source>} */ (this.source).readRuns(runs, this.offset + this.bytes);
-    } catch (e) {
-      const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${this.offset + this.bytes}` : e.message;
-      throw new ExternalDataError(`table '${this.name}' (${sizeText(this.bytes)}) is kept in '${this.location}', which cannot be read: ${why}`);
-    }
+    return runs;
+  }
+
+  // Rows `ids` of each table into its block, the tables of one source in one readRuns (one open
+  // of a file, one message to OPFS's reader worker), the sources at the same time. A source too
+  // short for a table fails with that table's name.
+  /**
+   * @param {readonly number[]} ids
+   * @param {readonly [LazyTable, Tensor][]} reads
+   */
+  static async #readAll(ids, reads) {
+    /** @type {Map<import('./sources.mjs').Source, [LazyTable, Tensor][]>} */
+    const bySource = new Map();
+    for (const r of reads) bySource.set(r[0].source, [...(bySource.get(r[0].source) ?? []), r]);
+    // (settled, every one: no read may still write into a block freed after a failure)
+    const done = await Promise.allSettled([...bySource].map(async ([source, group]) => {
+      const runs = group.flatMap(([table, into]) => table.#runs(ids, into));
+      if (!runs.length) return;
+      const end = Math.max(...group.map(([t]) => t.offset + t.bytes));
+      try {
+        // (readRuns: of every source that can keep tables, the only ones a LazyTable reads)
+        await /** @type {Required<import('./sources.mjs').Source>} */ (source).readRuns(runs, end);
+      } catch (e) {
+        const short = e instanceof ShortRead ? group.find(([t]) => t.offset + t.bytes > e.size) : undefined;
+        const t = (short ?? group[0])[0];
+        const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${t.offset + t.bytes}` : e.message;
+        throw new ExternalDataError(`table '${t.name}' (${sizeText(t.bytes)}) is kept in '${t.location}', which cannot be read: ${why}`);
+      }
+    }));
+    for (const r of done) if (r.status === 'rejected') throw r.reason;
   }
 
   // The node's run with this table as its input 0, through a prepared node that reads its table by
@@ -152,9 +177,7 @@ export class LazyTable {
           inputs.push(t ?? null);
         }
       }
-      // (settled, every one: no read may still write into a block freed below)
-      const done = await Promise.allSettled(reads.map(([table, into]) => table.#read(ids, into)));
-      for (const r of done) if (r.status === 'rejected') throw r.reason;
+      await LazyTable.#readAll(ids, reads);
       return prepared.runTensors(inputs, null, n);
     } finally {
       for (const t of taken) t.dispose();

@@ -14,6 +14,27 @@ const toBase64 = (bytes) => {
   return btoa(text);
 };
 
+// One run of session `id` on int64 `indices` of `dims` (its one input), timed alone: { ms, ...take(out) },
+// the output freed after `take`; or { error }.
+async function timed(id, indices, dims, take) {
+  const s = sessions.get(id);
+  const feed = new Tensor('int64', indices.map(BigInt), dims);
+  try {
+    const t0 = performance.now();
+    const { out } = await s.run({ [s.inputNames[0]]: feed });
+    const ms = performance.now() - t0;
+    try {
+      return { ms, ...take(out) };
+    } finally {
+      out.dispose();
+    }
+  } catch (e) {
+    return plain(e);
+  } finally {
+    feed.dispose();
+  }
+}
+
 export const calls = {
   // Creates a session; returns { id, info (of the initializer `table`), events } or { error }.
   async create(source, options, table = 'table') {
@@ -26,28 +47,16 @@ export const calls = {
       return plain(e);
     }
   },
-  // Runs the model (its one input: int64 `indices` of dims `dims`); returns { type, dims, bytes }
+  // Runs the model (its one input: int64 `indices` of dims `dims`); returns { type, dims, bytes, ms }
   // or { error }. bytes: an array of numbers, or with `base64` a base64 string, for outputs of MBs:
   // an array of millions of numbers as the result of a WebDriver BiDi script.evaluate is an IPC
   // message too large for Firefox ESR 153, which crashes the page's process on purpose
   // (tests/browser/firefox-crash-repro/, docs/notes/2026-11-26-firefox-opfs-crash.md).
   async run(id, indices, dims = [indices.length], { base64 = false } = {}) {
-    const s = sessions.get(id);
-    const feed = new Tensor('int64', indices.map(BigInt), dims);
-    try {
-      const t0 = performance.now();
-      const { out } = await s.run({ [s.inputNames[0]]: feed });
-      const ms = performance.now() - t0;
+    return timed(id, indices, dims, (out) => {
       const view = new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength);
-      const bytes = base64 ? toBase64(view) : Array.from(view);
-      const r = { type: out.type, dims: out.dims, bytes, ms };
-      out.dispose();
-      return r;
-    } catch (e) {
-      return plain(e);
-    } finally {
-      feed.dispose();
-    }
+      return { type: out.type, dims: out.dims, bytes: base64 ? toBase64(view) : Array.from(view) };
+    });
   },
   // For the benchmark: create's time in ms, the session's id.
   async timedCreate(source, options, table = 'table') {
@@ -57,39 +66,16 @@ export const calls = {
   },
   // For the benchmark: a float32 run's time, and columns 0 and cols - 1 of each row.
   async timedRun(id, indices, cols) {
-    const feed = new Tensor('int64', indices.map(BigInt), [indices.length]);
-    try {
-      const t0 = performance.now();
-      const { out } = await sessions.get(id).run({ indices: feed });
-      const ms = performance.now() - t0;
-      const rows = indices.map((_, k) => [out.data[k * cols], out.data[k * cols + cols - 1]]);
-      out.dispose();
-      return { ms, rows };
-    } catch (e) {
-      return plain(e);
-    } finally {
-      feed.dispose();
-    }
+    return timed(id, indices, [indices.length], (out) => ({ rows: indices.map((_, k) => [out.data[k * cols], out.data[k * cols + cols - 1]]) }));
   },
   // For the benchmark: a run's time (the run alone, in this context), its output's type and
   // dims, and the first 16 hex digits of the SHA-256 of its bytes (taken after the timing).
   async timedRunHash(id, indices, dims = [indices.length]) {
-    const s = sessions.get(id);
-    const feed = new Tensor('int64', indices.map(BigInt), dims);
-    try {
-      const t0 = performance.now();
-      const { out } = await s.run({ [s.inputNames[0]]: feed });
-      const ms = performance.now() - t0;
-      const bytes = new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength).slice();
-      const r = { ms, type: out.type, dims: out.dims };
-      out.dispose();
-      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-      return { ...r, hash: Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('') };
-    } catch (e) {
-      return plain(e);
-    } finally {
-      feed.dispose();
-    }
+    const r = await timed(id, indices, dims, (out) => ({ type: out.type, dims: out.dims, bytes: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength).slice() }));
+    if (r.error) return r;
+    const { bytes, ...rest } = r;
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    return { ...rest, hash: Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('') };
   },
   async release(id) { await sessions.get(id).release(); sessions.delete(id); },
   async entries() { try { return await modelCache.entries(); } catch (e) { return plain(e); } },
