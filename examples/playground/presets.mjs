@@ -77,6 +77,9 @@ export const PRESETS = [
   { label: 'GatherBlockQuantized 4-bit codes, float16 scales', op: 'GatherBlockQuantized', domain: 'com.microsoft', opset: 1, attrs: { block_size: '16' },
     inputs: [{ type: 'uint8', dims: '3, 8', values: '16, 50, 84, 118, 152, 186, 220, 254, 136, 136, 136, 136, 136, 136, 136, 136, 240, 240, 240, 240, 240, 240, 240, 240' },
       { type: 'int64', dims: '2', values: '2, 0' }, { type: 'float16', dims: '3, 1', values: '0.5, 1, -0.25' }, null] },
+  // onnx-wasm's own Gather: every element type, here rows of 3 int4 codes (12 bits: not whole bytes).
+  { label: 'onnx-wasm Gather of int4 rows', op: 'Gather', domain: 'onnx-wasm', opset: 1, attrs: { axis: '0' },
+    inputs: [{ type: 'int4', dims: '3, 3', values: '-4..4' }, { type: 'int64', dims: '2', values: '2, -3' }] },
 ];
 
 // The ops of ONNX's domain the benchmark panel has a plain JavaScript loop for.

@@ -104,6 +104,8 @@ const examples = [
   // rows 2 and 0, (code - 8) * scale: row 2 codes 0, 15, ... times -0.25; row 0 codes 0..15 times 0.5
   { label: 'GatherBlockQuantized 4-bit codes, float16 scales', inferred: 'float16 [2, 16]', meta: /float16 \[2, 16\] · 32 values$/,
     values: [...Array(8).fill([2, -1.75]).flat(), ...Array.from({ length: 16 }, (_, k) => (k - 8) * 0.5)] },
+  // rows 2 and -3 (0) of [[-4, -3, -2], [-1, 0, 1], [2, 3, 4]]
+  { label: 'onnx-wasm Gather of int4 rows', inferred: 'int4 [2, 3]', meta: /int4 \[2, 3\] · 6 values$/, values: [2, 3, 4, -4, -3, -2] },
 ];
 
 for (const ex of examples) {
@@ -137,7 +139,7 @@ test('the op list is the registry: every op of every domain, grouped by domain',
     if (!want.get(d).includes(v.op)) want.get(d).push(v.op);
   }
   assert.deepEqual(groups, [...want]);
-  assert.ok(want.get('ai.onnx').length >= 21 && want.get('com.microsoft').includes('GatherBlockQuantized'), JSON.stringify([...want]));
+  assert.ok(want.get('ai.onnx').length >= 21 && want.get('com.microsoft').includes('GatherBlockQuantized') && want.get('onnx-wasm').includes('Gather'), JSON.stringify([...want]));
 });
 
 test('a com.microsoft op: the opset field becomes that domain\'s, and back', async () => {
