@@ -112,6 +112,7 @@ function reshaped(dims, shape, allowZero) {
  * @returns {GraphProto}
  */
 export function foldReshapedInitializers(g) {
+  if (!g.initializer.length || !g.node.some((n) => n.opType === 'Reshape')) return g;
   /** @type {Map<string, TensorProto>} */
   const constant = new Map(g.initializer.map((t) => [t.name, t]));
   for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
@@ -154,6 +155,8 @@ export function foldReshapedInitializers(g) {
  * @returns {{ graph: GraphProto, opsets: Map<string, number> }}
  */
 export function fuseDequantizeGather(g, opsets) {
+  // (most models have no DequantizeLinear: nothing below is built for them)
+  if (!g.node.some((n) => n.opType === 'DequantizeLinear')) return { graph: g, opsets: new Map(opsets) };
   const added = new Map();
   /** @type {Map<string, TensorProto>} */
   const constant = new Map(g.initializer.map((t) => [t.name, t]));
