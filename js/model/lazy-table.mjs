@@ -12,13 +12,11 @@ import { PreparedNode } from '../prepared.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
 import { ShortRead } from './sources.mjs';
 import { checkRange, sizeText, tableBytes } from './table-facts.mjs';
-import { elementCount, typeByName } from '../types.mjs';
 
 /** @typedef {import('./table-facts.mjs').TableFacts} TableFacts */
 
-// Rows `rows` (int64, ascending) of a tensor in memory, along axis 0: a Gather, prepared once.
-// Gather takes no 4 and 2-bit types (a GatherBlockQuantized's int4 zero points): their codes are
-// copied here, a few per row (one per block of the table's row).
+// Rows `rows` (int64, ascending) of a tensor in memory, along axis 0: onnx-wasm's Gather, which
+// takes every element type (a GatherBlockQuantized's int4 zero points too), prepared once.
 /** @type {PreparedNode | null} */
 let rowsGather = null;
 /**
@@ -27,22 +25,8 @@ let rowsGather = null;
  * @returns {Tensor}
  */
 function takeRows(t, rows) {
-  const bits = typeByName(t.type).bits;
-  if (bits >= 8) {
-    rowsGather ??= new PreparedNode({ opType: 'Gather', attributes: { axis: 0 } }, { opset: 13 });
-    return rowsGather.runTensors([t, rows], null, 2);
-  }
-  const ids = Array.from(rows.data, Number), perRow = elementCount(t.dims.slice(1)), mask = (1 << bits) - 1, perByte = 8 / bits;
-  const out = new Tensor(t.type, new Uint8Array(Math.ceil((ids.length * perRow * bits) / 8)), [ids.length, ...t.dims.slice(1)]);
-  const src = /** @type {Uint8Array} */ (t.data), dst = /** @type {Uint8Array} */ (out.data);   // (packed codes: bytes)
-  for (let i = 0; i < ids.length; ++i) {
-    for (let j = 0; j < perRow; ++j) {
-      const from = ids[i] * perRow + j, to = i * perRow + j;
-      const code = (src[Math.floor(from / perByte)] >> ((from % perByte) * bits)) & mask;
-      dst[Math.floor(to / perByte)] |= code << ((to % perByte) * bits);
-    }
-  }
-  return out;
+  rowsGather ??= new PreparedNode({ opType: 'Gather', domain: 'onnx-wasm', attributes: { axis: 0 } }, { opset: { domain: 'onnx-wasm', version: 1 } });
+  return rowsGather.runTensors([t, rows], null, 2);
 }
 
 export class LazyTable {
