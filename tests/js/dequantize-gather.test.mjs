@@ -31,8 +31,9 @@ const ort = require('onnxruntime-node');
 await init();
 
 // Finite scales of both signs: float32, or float16 made from them (exact: multiples of 1/64 in
-// [-2, 2) are halves).
+// [-2, 2) are halves); float8e8m0 (DequantizeLinear-24): powers of 2 from 2^-7 to 2^7.
 function scaleBytes(type, count, seed) {
+  if (type === 'float8e8m0') return bytes(count, seed).map((b) => 120 + (b % 15));
   const f = Float32Array.from(bytes(count, seed), (b) => (b - 128) / 64);
   if (type === 'float32') return new Uint8Array(f.buffer);
   const h = Uint16Array.from(f, (v) => {
@@ -65,7 +66,7 @@ function model(c, scalesFed = false, dir = '') {
     create(NodeProtoSchema, { opType: 'DequantizeLinear', name: 'dq', input: dqInputs, output: ['dequantized'], attribute: Object.entries(c.dq ?? {}).map(([k, v]) => attribute(k, v)) }),
     create(NodeProtoSchema, { opType: 'Gather', name: 'lookup', input: ['dequantized', 'ids'], output: ['out'], attribute: c.axis === undefined ? [] : [attribute('axis', c.axis)] }),
   ];
-  const outType = c.opset < 19 ? 'float32' : c.scaleType;
+  const outType = c.outType ?? (c.opset < 19 ? 'float32' : c.scaleType);
   const outputs = [valueInfo('out', outType, null)];
   if (c.twice) {
     nodes.push(create(NodeProtoSchema, { opType: 'Gather', name: 'lookup2', input: ['dequantized', 'ids2'], output: ['out2'], attribute: c.axis === undefined ? [] : [attribute('axis', c.axis)] }));
@@ -101,6 +102,8 @@ function ids(n, dims, seed) {
 // for DequantizeLinear(23)"): those cases are checked against the whole table dequantized (this
 // runtime's DequantizeLinear, itself checked against ONNX's reference in dequantize-linear tests).
 const NO_FLOAT4 = 'onnxruntime-node 1.30 has no DequantizeLinear kernel for float4e2m1';
+// ("Could not find an implementation for DequantizeLinear(24)")
+const NO_24 = 'onnxruntime-node 1.30 has no DequantizeLinear-24 kernel';
 
 // fused: the rewrite is expected (the session's nodes: no DequantizeLinear before a Gather).
 const CASES = [
@@ -138,6 +141,9 @@ const CASES = [
   { name: 'uint8 per axis 1, gathered on axis 1 by a scalar index', opset: 21, type: 'uint8', dims: [5, 6], scaleType: 'float16', scaleDims: [6], zero: true, dq: { axis: 1 }, axis: 1, idDims: [], fused: true },
   { name: 'uint16 per axis 0, gathered on axis 0 by empty indices [2, 0]', opset: 21, type: 'uint16', dims: [6, 3], scaleType: 'float32', scaleDims: [6], zero: true, dq: { axis: 0 }, idDims: [2, 0], fused: true },
   { name: 'float8e4m3fn per axis 0, gathered on axis 0 (onnx-wasm Gather)', opset: 21, type: 'float8e4m3fn', dims: [12, 4], scaleType: 'float32', scaleDims: [12], dq: { axis: 0 }, idDims: [5], fused: true },
+  // float8e8m0 scales (DequantizeLinear-24, output_dtype given): gathered by onnx-wasm's Gather.
+  { name: 'int8 blocked (block 4), float8e8m0 scales, output float16, opset 24', noOrt: NO_24, opset: 24, type: 'int8', dims: [9, 12], scaleType: 'float8e8m0', scaleDims: [9, 3], zero: true, dq: { block_size: 4, output_dtype: 10 }, outType: 'float16', idDims: [2, 2], fused: true },
+  { name: 'uint8 per axis 0 along the gather axis, float8e8m0 scales, output float32, opset 24', noOrt: NO_24, opset: 24, type: 'uint8', dims: [7, 5], scaleType: 'float8e8m0', scaleDims: [7], zero: true, dq: { axis: 0, output_dtype: 1 }, outType: 'float32', idDims: [3], fused: true },
   // Left as it is (the whole table dequantized, then gathered): still right.
   { name: 'uint8 per axis 0, gathered on axis 0, indices of undeclared rank at opset 13 (Reshape-13 has no allowzero)', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [3], fused: false },
 ];
@@ -156,7 +162,7 @@ for (const c of CASES) {
     const session = await InferenceSession.create(modelBytes);
     const got = await session.run(feeds(Tensor));
     const unfused = await InferenceSession.create(model(c, true).bytes);
-    const scaleTensor = new Tensor(c.scaleType, c.scaleType === 'float32' ? new Float32Array(scaleRaw.buffer) : new Uint16Array(scaleRaw.buffer), c.scaleDims);
+    const scaleTensor = new Tensor(c.scaleType, c.scaleType === 'float32' ? new Float32Array(scaleRaw.buffer) : c.scaleType === 'float8e8m0' ? scaleRaw : new Uint16Array(scaleRaw.buffer), c.scaleDims);
     const whole = await unfused.run({ ...feeds(Tensor), scales: scaleTensor });
     const ops = session.nodes.map((n) => n.opType);
     if (c.fused) {
