@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "../kernels/dequantize.h"
 #include "../kernels/gather.h"
 #include "../parallel.h"
 #include "ops.h"
@@ -57,17 +58,17 @@ struct FreeDeleter {
 };
 
 // Sub-byte elements whose slices do not fill whole bytes, code by code (packed lowest bits first,
-// as ONNX packs them); `dst` is zeroed. Such slices are few bits: zero points, small tables.
+// as ONNX packs them; read by packed_code); `dst` is zeroed. Such slices are few bits: zero
+// points, small tables.
 void gather_codes(int bits, const uint8_t* src, uint8_t* dst, const uint32_t* idx, size_t n, size_t outer,
                   size_t axis_dim, size_t inner) {
   const size_t per_byte = static_cast<size_t>(8 / bits);
-  const unsigned mask = (1u << bits) - 1;
   size_t to = 0;
   for (size_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < n; ++i) {
       size_t from = (o * axis_dim + idx[i]) * inner;
       for (size_t j = 0; j < inner; ++j, ++from, ++to) {
-        const unsigned code = (src[from / per_byte] >> (from % per_byte * static_cast<size_t>(bits))) & mask;
+        const auto code = static_cast<unsigned>(packed_code(src, from, bits, /*is_signed=*/false));
         dst[to / per_byte] = static_cast<uint8_t>(dst[to / per_byte] | (code << (to % per_byte * static_cast<size_t>(bits))));
       }
     }

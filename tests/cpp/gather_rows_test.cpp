@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "src/runtime.h"
+#include "tests/cpp/table_values.h"
 
 using namespace onnxwasm;
 
@@ -24,12 +25,8 @@ std::vector<int64_t> values_of(const Tensor& t) {
 }
 
 PreparedOp gather(int64_t axis) {
-  Attribute a;
-  a.name = "axis";
-  a.kind = AttrKind::Int;
-  a.ints = {axis};
   Attributes attrs;
-  attrs.add(a);
+  attrs.add(onnxwasm_test::Int("axis", axis));
   PreparedOp op;
   REQUIRE(PreparedOp::prepare("Gather", 13, attrs, &op).is_ok());
   return op;
@@ -89,12 +86,8 @@ TEST_CASE("plan_rows: the errors of a run with the same table") {
 }
 
 TEST_CASE("plan_rows with scales kept outside memory too (GatherBlockQuantized): the checks of a run by their dims alone") {
-  Attribute block;
-  block.name = "block_size";
-  block.kind = AttrKind::Int;
-  block.ints = {16};
   Attributes attrs;
-  attrs.add(block);
+  attrs.add(onnxwasm_test::Int("block_size", 16));
   const ElementType u4 = ElementType::Uint4, f32 = ElementType::Float;
   Tensor indices = int64_tensor({7, -1, 7}, {3});
   SECTION("the same rows as with the scales in memory") {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/runtime.h"
+#include "tests/cpp/table_values.h"
 
 using namespace onnxwasm;
 using E = ElementType;
@@ -49,12 +50,8 @@ std::vector<uint8_t> oracle(const Case& c, const uint8_t* data, int bits) {
 }
 
 Attributes axis_attribute(int64_t axis) {
-  Attribute a;
-  a.name = "axis";
-  a.kind = AttrKind::Int;
-  a.ints = {axis};
   Attributes attrs;
-  attrs.add(a);
+  attrs.add(onnxwasm_test::Int("axis", axis));
   return attrs;
 }
 
