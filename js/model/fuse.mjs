@@ -18,11 +18,12 @@
 //      tensor): as the first form, gathered by onnx-wasm's Gather-1, which takes every element
 //      type (ONNX's Gather takes none of these), the scales and zero points with it;
 //    - a table quantized along the gather axis (a scale per row, or per block of rows): the
-//      indices flattened (Reshape to [-1]; not when the graph gives them rank 1), the rows and their scales gathered by them (blocked:
-//      the scales' rows by each index's block, read from an int32 table of i / block_size, which
-//      checks and normalizes the index as Gather does), dequantized per axis (blocked: blocks of
-//      1) along that axis, and the output reshaped to the Gather's (Shape of the indices between
-//      the table's other dims: a shape subgraph, computed once per indices' dims).
+//      indices flattened (Reshape to [-1]; not when the graph gives them rank 1), the rows and
+//      their scales gathered by them (blocked: the scales' rows by each index's block, read from
+//      an int32 table of i / block_size, which checks and normalizes the index as Gather does),
+//      dequantized per axis (blocked: blocks of 1) along that axis, and the output reshaped to
+//      the Gather's (Shape of the indices between the table's other dims: a shape subgraph,
+//      computed once per indices' dims).
 //    Only where the table, its scales and zero points are initializers no feed may replace, and
 //    every reader of the dequantized table is a Gather of its rows (input 0). The rewritten Gather
 //    keeps the Gather's name, so its errors name the user's node.
@@ -210,10 +211,9 @@ export function fuseDequantizeGather(g, opsets) {
         // (14) to give back an empty dim)
         const idsRank = rankOf.get(ids);
         if (idsRank !== 1 && (opsets.get('') ?? 0) < 14) break;
-        const along = alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName, zName, x, s, z, fresh, flatten: idsRank !== 1 });
+        const along = alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName, zName, x, s, fresh, flatten: idsRank !== 1 });
         rewrites.push(along.nodes);
         tensors.push(...along.tensors);
-        for (const t of along.tensors) constant.set(t.name, t);
         if (gatherDomain(x.dataType) || gatherDomain(s.dataType)) added.set('onnx-wasm', 1);
         continue;
       }
@@ -250,10 +250,7 @@ export function fuseDequantizeGather(g, opsets) {
       nodes.push(node(d.name ? `${d.name}/${gather.name || 'Gather'}` : '', 'DequantizeLinear', d.domain, [rows, sIn, ...(zName ? [zIn] : [])], out, attrs));
       rewrites.push(nodes);
     }
-    if (rewrites.length !== uses.length) {   // (one Gather it cannot rewrite: none is)
-      for (const t of tensors) constant.delete(t.name);
-      continue;
-    }
+    if (rewrites.length !== uses.length) continue;   // (one Gather it cannot rewrite: none is)
     replaced.set(d, []);
     uses.forEach((u, k) => replaced.set(u.node, rewrites[k]));
     initializers.push(...tensors);
@@ -269,7 +266,7 @@ export function fuseDequantizeGather(g, opsets) {
 // nodes that compute it from the gathered rows, and the constants they read (see the header).
 /**
  * @param {{ d: NodeProto, gather: NodeProto, a: number, rank: number, blocked: boolean, blockSize: number,
- *   xName: string, sName: string, zName: string, x: TensorProto, s: TensorProto, z: TensorProto | undefined,
+ *   xName: string, sName: string, zName: string, x: TensorProto, s: TensorProto,
  *   fresh: (base: string) => string, flatten: boolean }} p
  * @returns {{ nodes: NodeProto[], tensors: TensorProto[] }}
  */
@@ -279,19 +276,19 @@ function alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName,
   /** @type {TensorProto[]} */
   const tensors = [];
   /** @param {TensorProto} t */
-  const constant = (t) => { tensors.push(t); return t.name; };
+  const add = (t) => { tensors.push(t); return t.name; };
   const flat = flatten ? fresh(`${base}/flat_indices`) : ids;
   const rows = fresh(`${base}/rows`), sRows = fresh(`${base}/scale_rows`), zRows = zName ? fresh(`${base}/zero_point_rows`) : '';
   const deq = flatten ? fresh(`${base}/dequantized`) : out;
   const dims = x.dims.map(Number), n = dims[a];
   /** @type {NodeProto[]} */
   const nodes = [];
-  if (flatten) nodes.push(node(`${base}/flatten_indices`, 'Reshape', '', [ids, constant(intTensor(fresh(`${base}/minus_one`), INT64, [-1]))], flat, []));
+  if (flatten) nodes.push(node(`${base}/flatten_indices`, 'Reshape', '', [ids, add(intTensor(fresh(`${base}/minus_one`), INT64, [-1]))], flat, []));
   nodes.push(node(gather.name, 'Gather', gatherDomain(x.dataType), [xName, flat], rows, axis));
   let scaleIds = flat;
   if (blocked) {
     scaleIds = fresh(`${base}/blocks`);
-    const blockOf = constant(intTensor(fresh(`${base}/block_of_row`), INT32, Array.from({ length: n }, (_, i) => Math.floor(i / blockSize))));
+    const blockOf = add(intTensor(fresh(`${base}/block_of_row`), INT32, Array.from({ length: n }, (_, i) => Math.floor(i / blockSize))));
     nodes.push(node(`${base}/blocks`, 'Gather', '', [blockOf, flat], scaleIds, []));
   }
   // (per axis: 1-D scales, gathered along their only axis; blocked: x's rank, along a)
@@ -306,9 +303,9 @@ function alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName,
   // The Gather's output dims: x's before a, the indices', x's after a.
   const shapeOfIds = fresh(`${base}/indices_shape`), outShape = fresh(`${base}/shape`);
   const parts = [];
-  if (a > 0) parts.push(constant(intTensor(fresh(`${base}/dims_before`), INT64, dims.slice(0, a))));
+  if (a > 0) parts.push(add(intTensor(fresh(`${base}/dims_before`), INT64, dims.slice(0, a))));
   parts.push(shapeOfIds);
-  if (a < rank - 1) parts.push(constant(intTensor(fresh(`${base}/dims_after`), INT64, dims.slice(a + 1))));
+  if (a < rank - 1) parts.push(add(intTensor(fresh(`${base}/dims_after`), INT64, dims.slice(a + 1))));
   nodes.push(node(`${base}/indices_shape`, 'Shape', '', [ids], shapeOfIds, []));
   nodes.push(node(`${base}/shape`, 'Concat', '', parts, outShape, [intAttribute('axis', 0n)]));
   nodes.push(node(`${base}/unflatten`, 'Reshape', '', [deq, outShape], out, [intAttribute('allowzero', 1n)]));

@@ -126,12 +126,9 @@ export class LazyTable {
    * @returns {Promise<Tensor>}
    */
   async gather(prepared, values, at, n, rowsAlso, also = []) {
-    /** @type {{ input: number, typeId: number, dims: readonly number[] }[]} */
-    const outside = [];
-    for (let k = 2; k < n; ++k) {
-      const kept = rowsAlso & (1 << k) ? also[k] : undefined;
-      if (kept) outside.push({ input: k, typeId: kept.t.id, dims: kept.dims });
-    }
+    // (by input: the ones read with these rows, kept in their source too)
+    const kept = Array.from({ length: n }, (_, k) => (k >= 2 && rowsAlso & (1 << k) ? also[k] : undefined));
+    const outside = kept.flatMap((x, k) => (x ? [{ input: k, typeId: x.t.id, dims: x.dims }] : []));
     const { rows, remapped } = prepared.gatherRows(values, at, n, this.t.id, this.dims, outside);
     /** @type {Tensor[]} */
     const taken = [];
@@ -147,12 +144,12 @@ export class LazyTable {
       const reads = [[this, block]];
       for (let k = 2; k < n; ++k) {
         const t = at[k] < 0 ? undefined : values[at[k]];
-        const kept = rowsAlso & (1 << k) ? also[k] : undefined;
-        if (kept) {
-          const part = kept.#block(ids.length);
+        const table = kept[k];
+        if (table) {
+          const part = table.#block(ids.length);
           taken.push(part);
           inputs.push(part);
-          reads.push([kept, part]);
+          reads.push([table, part]);
         } else if (t && rowsAlso & (1 << k)) {
           const part = takeRows(t, rows);
           taken.push(part);

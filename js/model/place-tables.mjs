@@ -41,16 +41,15 @@ export function placeTables(graph, tables, overridable, mode) {
     const rows = facts && facts.rowsInput >= 0 ? facts : undefined;
     const axis = rows ? Number(n.attribute.find((a) => a.name === rows.rowsAxis)?.i ?? 0) : NaN;
     const table = rows ? n.input[rows.rowsInput] : '';
+    // Whether the node reads its table by rows: along axis 0 (rank undefined, for a value that is
+    // no table: -rank is NaN, which no axis equals).
+    const alongRows = rows !== undefined && table !== '' && (axis === 0 || axis === -/** @type {number} */ (tables.get(table)?.dims.length));
     n.input.forEach((x, k) => {
       if (!x) return;
-      const rank = tables.get(x)?.dims.length;
       const once = n.input.every((y, j) => j === k || y !== x);
-      // (rank undefined, for a value that is no table: -rank is NaN, which no axis equals)
-      const byRows = rows !== undefined && k === rows.rowsInput && once && (axis === 0 || axis === -/** @type {number} */ (rank));
-      rowReads.set(x, (rowReads.get(x) ?? true) && byRows);
+      rowReads.set(x, (rowReads.get(x) ?? true) && alongRows && once && k === rows?.rowsInput);
       const with_ = alsoReads.get(x) ?? [];
-      const also = rows !== undefined && k !== rows.rowsInput && (rows.rowsAlso & (1 << k)) !== 0 && once && table !== '' && table !== x &&
-        (axis === 0 || axis === -/** @type {number} */ (tables.get(table)?.dims.length));
+      const also = alongRows && once && x !== table && (/** @type {import('../registry.mjs').OpFacts} */ (rows).rowsAlso & (1 << k)) !== 0;
       alsoReads.set(x, with_ && also ? [...with_, table] : false);
     });
   }
@@ -62,8 +61,7 @@ export function placeTables(graph, tables, overridable, mode) {
   const place = new Map();
   let inMemory = 0;
   for (const [name, table] of tables) {
-    const kind = rowReads.get(name) === true ? 'rows' : alsoReads.get(name) ? 'also' : 'none';
-    if (kind === 'none' || !storable(name, table)) {
+    if ((rowReads.get(name) !== true && !alsoReads.get(name)) || !storable(name, table)) {
       place.set(name, 'memory');
       inMemory += table.bytes;
     }

@@ -28,11 +28,11 @@ import { registryFacts } from '../registry.mjs';
 /**
  * A step of the run: its node, its inputs' slots (-1: omitted), how many, its output's slot, the
  * table it reads by rows (or undefined), its inputs kept in their source (`also`, by input) and
- * its inputs indexed by the same rows (a bit each, registry.mjs), whether its output is freed after the run, and the node's label ("node 'lookup'
- * (Gather)"), which prefixes the node's errors. `memo`: its outputs by key for a step of a shape
- * subgraph (null for the others); `source`: for a Shape or Size step, its number among the
- * sources (its key: its input's dims), else -1; `deps`: the sources it depends on (its key:
- * theirs, joined); `last`: its last key, its sources' keys then, its input's dims (a source) and
+ * its inputs indexed by the same rows (a bit each, registry.mjs), whether its output is freed
+ * after the run, and the node's label ("node 'lookup' (Gather)"), which prefixes the node's
+ * errors. `memo`: its outputs by key for a step of a shape subgraph (null for the others);
+ * `source`: for a Shape or Size step, its number among the sources (its key: its input's dims),
+ * else -1; `deps`: the sources it depends on (its key: theirs, joined); `last`: its last key, its sources' keys then, its input's dims (a source) and
  * its output (an entry of the memo).
  * @typedef {{ prepared: PreparedNode, at: number[], n: number, out: number, lazy: LazyTable | undefined, also: (LazyTable | undefined)[], rowsAlso: number, temporary: boolean,
  *   label: string, memo: Map<string, Tensor> | null, source: number, deps: number[],

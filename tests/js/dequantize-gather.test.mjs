@@ -19,11 +19,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
-  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, StringStringEntryProtoSchema, TensorProtoSchema,
+  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProtoSchema,
 } from 'onnx-buf';
 import { init, InferenceSession, Tensor, IndexOutOfRangeError, memoryStats } from '../../js/index.mjs';
 import { attribute, valueInfo } from '../support/gen-models.mjs';
-import { dataType } from '../support/external-models.mjs';
+import { dataType, externalEntries } from '../support/external-models.mjs';
 import { BITS as INT_BITS, bytes, product, tensorProto } from '../support/quantized.mjs';
 
 const require = createRequire(import.meta.url);
@@ -89,7 +89,7 @@ function externalTensor(dir, name, type, dims, raw) {
   writeFileSync(join(dir, `${name}.bin`), raw);
   return create(TensorProtoSchema, {
     name, dataType: dataType(type), dims: dims.map(BigInt), dataLocation: 1,
-    externalData: [['location', `${name}.bin`], ['offset', '0'], ['length', String(raw.length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+    externalData: externalEntries(`${name}.bin`, 0, raw.length),
   });
 }
 
@@ -246,7 +246,7 @@ test('a blocked int4 table that would not fit in wasm memory dequantized (576 Mi
     closeSync(file);
     const external = (name, type, dims, offset, length) => create(TensorProtoSchema, {
       name, dataType: dataType(type), dims: dims.map(BigInt), dataLocation: 1,
-      externalData: [['location', 'table.bin'], ['offset', String(offset)], ['length', String(length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+      externalData: externalEntries('table.bin', offset, length),
     });
     const modelBytes = toBinary(ModelProtoSchema, create(ModelProtoSchema, {
       irVersion: 10n, opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 21n })],

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import {
-  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, StringStringEntryProtoSchema, TensorProtoSchema,
+  GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProtoSchema,
 } from 'onnx-buf';
 import { init, InferenceSession, Tensor, runNode, opVersions, IndexOutOfRangeError, ExternalDataError } from '../../js/index.mjs';
 import { attribute, valueInfo } from '../support/gen-models.mjs';
-import { dataType } from '../support/external-models.mjs';
+import { dataType, externalEntries } from '../support/external-models.mjs';
 import { bytes, tensorProto } from '../support/quantized.mjs';
 
 const require = createRequire(import.meta.url);
@@ -44,16 +44,11 @@ function scaleValues(type, count, seed) {
 }
 
 // The model: out = GatherBlockQuantized(data, ids, scales[, zero_points]) (reshape: data is first
-// Reshape(weight, [rows, -1]), as onnxruntime-genai writes the embedding of a MatMulNBits weight;
-// externalLength: data's bytes are in the external file 'q.bin' at offset 16).
+// Reshape(weight, [rows, -1]), as onnxruntime-genai writes the embedding of a MatMulNBits weight).
 function model(c) {
   const codeBits = c.type === 'uint8' ? 8 : 4;
   const dataBytes = Math.ceil((c.dims.reduce((a, b) => a * b, 1) * codeBits) / 8);
-  const data = c.externalLength === undefined ? tensorProto(c.reshape ? 'weight' : 'data', c.type, c.reshape ? c.reshape : c.dims, bytes(dataBytes, 1))
-    : create(TensorProtoSchema, {
-      name: c.reshape ? 'weight' : 'data', dataType: dataType(c.type), dims: (c.reshape ?? c.dims).map(BigInt), dataLocation: 1,
-      externalData: [['location', 'q.bin'], ['offset', '16'], ['length', String(c.externalLength)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
-    });
+  const data = tensorProto(c.reshape ? 'weight' : 'data', c.type, c.reshape ? c.reshape : c.dims, bytes(dataBytes, 1));
   const initializers = [data,
     tensorProto('scales', c.scaleType, c.scaleDims, scaleValues(c.scaleType, c.scaleDims.reduce((a, b) => a * b, 1), 2))];
   const inputs = ['data', 'ids', 'scales'];
@@ -87,7 +82,7 @@ function externalize(modelBytes, names) {
   for (const t of /** @type {any} */ (m.graph).initializer) {
     if (!names.includes(t.name)) continue;
     file.push([at, t.rawData]);
-    t.externalData = [['location', 'all.bin'], ['offset', String(at)], ['length', String(t.rawData.length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value }));
+    t.externalData = externalEntries('all.bin', at, t.rawData.length);
     t.dataLocation = 1;
     at += t.rawData.length;
     t.rawData = new Uint8Array(0);
@@ -157,38 +152,40 @@ test('runNode takes the node\'s domain, and options.opset as { domain, version }
 // start mid-byte); outputs and errors are the in-memory session's. A table whose rows do not
 // start on a byte (33 int4 codes a row) or gathered along axis 1 stays in memory. onnxruntime-genai's
 // Reshape of a MatMulNBits weight is folded into the weight, which then stays in its file too.
+// Whether case c's table can be read by rows: gathered along axis 0, rows starting on a byte.
+const byRows = (c) => (c.attrs.gather_axis ?? 0) === 0 && (c.type === 'uint8' || c.dims[1] % 2 === 0);
+
+// `session` against `inMemory` (the same model, all in memory) for case c: three sets of ids, the
+// outputs byte for byte, and an index out of range, the same IndexOutOfRangeError.
+async function assertRunsAsInMemory(c, inMemory, session) {
+  for (const idsNow of [ids, [[1, 1, 0], [-1, 0, 1]], [[4, 4, 4], [4, 4, 4]]]) {
+    const feed = c.idType === 'int64' ? BigInt64Array.from(idsNow.flat(), BigInt) : Int32Array.from(idsNow.flat());
+    const a = (await inMemory.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
+    const b = (await session.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
+    assert.deepEqual(b.dims, a.dims, c.name);
+    assert.deepEqual(new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength), new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength), c.name);
+    a.dispose();
+    b.dispose();
+  }
+  const badFeed = c.idType === 'int64' ? new Tensor('int64', [0n, 99n], [1, 2]) : new Tensor('int32', [0, 99], [1, 2]);
+  const want = await inMemory.run({ ids: badFeed }).catch((e) => e);
+  const got = await session.run({ ids: badFeed }).catch((e) => e);
+  assert.ok(want instanceof IndexOutOfRangeError && got instanceof IndexOutOfRangeError, c.name);
+  assert.equal(got.message, want.message, c.name);
+  badFeed.dispose();
+}
+
 test('a uint8, int4 or uint4 table kept in its file: the in-memory outputs and errors, byte for byte; one whose rows do not start on a byte stays in memory', async () => {
   for (const c of CASES) {
     const inMemory = await InferenceSession.create(model(c));
-    // The same model with the data's bytes in an external file 'q.bin', at an offset.
-    const decoded = (await import('../../js/model/onnx-proto.mjs')).decodeModel(model(c));
-    const raw = decoded.graph.initializer.find((t) => t.name === (c.reshape ? 'weight' : 'data')).rawData;
-    const file = new Uint8Array(16 + raw.length);
-    file.set(raw, 16);
-    const session = await InferenceSession.create(model({ ...c, externalLength: raw.length }), { externalData: { 'q.bin': file }, externalDataMode: 'lazy' });
-    const byRows = (c.attrs.gather_axis ?? 0) === 0 && (c.type === 'uint8' || c.dims[1] % 2 === 0);
-    assert.equal(session.valueInfo('data')?.storage, byRows ? 'file' : 'memory', c.name);
+    // The same model with the data's bytes in an external file, at an offset.
+    const { model: external, file } = externalize(model(c), [c.reshape ? 'weight' : 'data']);
+    const session = await InferenceSession.create(external, { externalData: { 'all.bin': file }, externalDataMode: 'lazy' });
+    assert.equal(session.valueInfo('data')?.storage, byRows(c) ? 'file' : 'memory', c.name);
     // (onnxruntime-genai's Reshape of the weight: the weight itself with the table's dims)
     if (c.reshape) assert.deepEqual(session.nodes.map((n) => n.opType), ['GatherBlockQuantized'], c.name);
-    for (const idsNow of [ids, [[1, 1, 0], [-1, 0, 1]], [[4, 4, 4], [4, 4, 4]]]) {
-      const feed = c.idType === 'int64' ? BigInt64Array.from(idsNow.flat(), BigInt) : Int32Array.from(idsNow.flat());
-      const a = (await inMemory.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
-      const b = (await session.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
-      assert.deepEqual(b.dims, a.dims, c.name);
-      assert.deepEqual(new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength), new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength), c.name);
-      a.dispose();
-      b.dispose();
-    }
-    const bad = new Tensor('int64', [0n, 99n], [1, 2]);
-    const badFeed = c.idType === 'int64' ? bad : new Tensor('int32', [0, 99], [1, 2]);
-    const want = await inMemory.run({ ids: badFeed }).catch((e) => e);
-    const got = await session.run({ ids: badFeed }).catch((e) => e);
-    assert.ok(want instanceof IndexOutOfRangeError && got instanceof IndexOutOfRangeError, c.name);
-    assert.equal(got.message, want.message, c.name);
-    bad.dispose();
-    if (badFeed !== bad) badFeed.dispose();
-    await session.release();
-    await inMemory.release();
+    await assertRunsAsInMemory(c, inMemory, session);
+    await Promise.all([session.release(), inMemory.release()]);
   }
 });
 
@@ -202,30 +199,15 @@ test('scales and zero points kept in the file with the table: read by the same r
     const inMemory = await InferenceSession.create(model(c));
     const { model: external, file } = externalize(model(c), ['data', 'scales', 'zero_points']);
     const session = await InferenceSession.create(external, { externalData: { 'all.bin': file }, externalDataMode: 'lazy' });
-    const byRows = (c.attrs.gather_axis ?? 0) === 0 && (c.type === 'uint8' || c.dims[1] % 2 === 0);
-    const codeBits = c.type === 'uint8' ? 8 : 4;
-    assert.equal(session.valueInfo('data')?.storage, byRows ? 'file' : 'memory', c.name);
-    assert.equal(session.valueInfo('scales')?.storage, byRows ? 'file' : 'memory', c.name);
+    const rows = byRows(c), codeBits = c.type === 'uint8' ? 8 : 4;
+    assert.equal(session.valueInfo('data')?.storage, rows ? 'file' : 'memory', c.name);
+    assert.equal(session.valueInfo('scales')?.storage, rows ? 'file' : 'memory', c.name);
     if (c.zeroDims) {
       const whole = (c.zeroDims.slice(1).reduce((a, b) => a * b, 1) * codeBits) % 8 === 0;
-      assert.equal(session.valueInfo('zero_points')?.storage, byRows && whole ? 'file' : 'memory', c.name);
+      assert.equal(session.valueInfo('zero_points')?.storage, rows && whole ? 'file' : 'memory', c.name);
     }
-    if (byRows) ++kept;
-    for (const idsNow of [ids, [[1, 1, 0], [-1, 0, 1]], [[4, 4, 4], [4, 4, 4]]]) {
-      const feed = c.idType === 'int64' ? BigInt64Array.from(idsNow.flat(), BigInt) : Int32Array.from(idsNow.flat());
-      const a = (await inMemory.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
-      const b = (await session.run({ ids: new Tensor(c.idType, feed, [2, 3]) })).out;
-      assert.deepEqual(b.dims, a.dims, c.name);
-      assert.deepEqual(new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength), new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength), c.name);
-      a.dispose();
-      b.dispose();
-    }
-    const badFeed = c.idType === 'int64' ? new Tensor('int64', [0n, 99n], [1, 2]) : new Tensor('int32', [0, 99], [1, 2]);
-    const want = await inMemory.run({ ids: badFeed }).catch((e) => e);
-    const got = await session.run({ ids: badFeed }).catch((e) => e);
-    assert.ok(want instanceof IndexOutOfRangeError && got instanceof IndexOutOfRangeError, c.name);
-    assert.equal(got.message, want.message, c.name);
-    badFeed.dispose();
+    if (rows) ++kept;
+    await assertRunsAsInMemory(c, inMemory, session);
     await Promise.all([session.release(), inMemory.release()]);
   }
   assert.ok(kept >= 6, `${kept} cases kept their tables in the file`);

@@ -63,11 +63,15 @@ export function gatherModel({ type = 'float32', dims, location = 'table.bin', of
 // 0 of external file `location`, scales: float16 [rows, cols / block] right after it, no zero
 // points; ids: int64 [batch, seq]; out: float16 [batch, seq, cols]. (bench/embeddings.mjs makes
 // the Gemma-sized one, tests/browser/opfs.test.mjs a small one.)
+// A TensorProto's externalData entries: its bytes are `length` bytes at `offset` of `location`.
+export const externalEntries = (location, offset, length) =>
+  [['location', location], ['offset', String(offset)], ['length', String(length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value }));
+
 export function gatherBlockQuantizedModel({ rows, cols, block = 32, bits = 4, location = 'embeddings.bin' }) {
   const dataBytes = (rows * cols * bits) / 8, scaleBytes = ((rows * cols) / block) * 2;
   const external = (name, type, dims, offset, length) => create(TensorProtoSchema, {
     name, dataType: dataType(type), dims: dims.map(BigInt), dataLocation: 1,
-    externalData: [['location', location], ['offset', String(offset)], ['length', String(length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value })),
+    externalData: externalEntries(location, offset, length),
   });
   return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
     irVersion: 10n,
