@@ -22,12 +22,22 @@ using NarrowFn = void (*)(size_t count, const float* in, uint16_t* out);
 using DequantizeTo16Fn = void (*)(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
                                   uint16_t* out);
 
+// A row of 4-bit codes in blocks of `block_size` (> 0) that each have their own scale, to 16-bit
+// outputs of the scales' type (halves or bfloat16s): `count` codes from logical element `first`,
+// code i scaled by scales[i / block_size] widened to float, one zero point for all: the same bits
+// as DequantizeTo16Fn called block by block. Per call rather than per block, the SIMD kernel
+// widens the scales four at a time and computes the codes' differences once for every block's
+// table (an embedding row of GatherBlockQuantized: ops/gather_block_quantized.cpp).
+using DequantizeRowTo16Fn = void (*)(size_t count, size_t block_size, const uint8_t* packed, size_t first, bool is_signed,
+                                     int32_t zero, const uint16_t* scales, uint16_t* out);
+
 struct DequantizeKernels {
   const char* target;
   DequantizeFn u2, u4, s4, u8;
   DequantizeFn s2, s8, u16, s16, s32;
   NarrowFn to_half, to_bfloat16;
   DequantizeTo16Fn lut4_to_half, lut4_to_bfloat16;
+  DequantizeRowTo16Fn lut4_row_half, lut4_row_bfloat16;
 };
 
 const DequantizeKernels& dequantize_kernels_scalar();

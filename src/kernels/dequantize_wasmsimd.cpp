@@ -1,9 +1,9 @@
 // wasm SIMD dequantization microkernels (x32-dequantize-u4/s4-wasmsimd, x16-u8/s8, x64-u2/s2,
-// x8-u16/s16, x4-s32; x8-to-half/to-bfloat16-wasmsimd; x32-lut4-to16-wasmsimd, below). Each full
-// tile of codes is widened to int32 lanes, the zero point subtracted, converted to float and
-// multiplied by the scale: the scalar kernels' operations in the same order, so the results are
-// the same bits. Codes before the first whole byte and after the last whole tile take the scalar
-// kernel.
+// x8-u16/s16, x4-s32; x8-to-half/to-bfloat16-wasmsimd; x32-lut4-to16-wasmsimd and
+// x32-lut4-row-to16-wasmsimd, below). Each full tile of codes is widened to int32 lanes, the zero
+// point subtracted, converted to float and multiplied by the scale: the scalar kernels' operations
+// in the same order, so the results are the same bits. Codes before the first whole byte and after
+// the last whole tile take the scalar kernel.
 #include "dequantize.h"
 #include "float16_wasmsimd.h"
 
@@ -165,54 +165,112 @@ void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
 // interleave the bytes into 16-bit outputs, against 8 conversions to float and 8 to half through a
 // float scratch (x32-dequantize-u4 then x8-to-half). A code before the first whole byte and the
 // codes after the last whole tile (or half tile) are looked up one at a time in the same table.
+// x32-lut4-row-to16-wasmsimd: the same for a row of blocks, each with its own scale: the codes'
+// differences (code - zero, as floats) are computed once a call, the scales widened four at a
+// time, so that a block's table is 4 multiplications and 4 narrowings.
+
+// The 16 nibbles' differences from the zero point as floats, four a vector. Nibbles 8..15 of signed
+// codes are -8..-1: 16 more is subtracted from them, with the zero point (in uint32, so that it
+// wraps as the scalar kernel's difference).
+inline void lut4_differences(bool is_signed, int32_t zero, v128_t d[4]) {
+  const v128_t z_low = wasm_i32x4_splat(zero);
+  const v128_t z_high = wasm_i32x4_splat(static_cast<int32_t>(static_cast<uint32_t>(zero) + (is_signed ? 16u : 0u)));
+  for (int q = 0; q < 4; ++q) {
+    const int32_t c = 4 * q;
+    d[q] = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_i32x4_make(c, c + 1, c + 2, c + 3), q < 2 ? z_low : z_high));
+  }
+}
+
+// A table: the 16 outputs as two vectors of 8 (t0, t1), and their low and high bytes.
+struct Lut4Table {
+  v128_t t0, t1, low, high;
+};
+
+template <bool kBfloat16>
+inline Lut4Table lut4_table(const v128_t d[4], v128_t scale) {
+  v128_t bits[4];
+  for (int q = 0; q < 4; ++q) {
+    const v128_t f = wasm_f32x4_mul(d[q], scale);
+    bits[q] = kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
+  }
+  Lut4Table t;
+  // (the bits are 0..0xFFFF: the signed-to-unsigned saturating narrowing keeps them)
+  t.t0 = wasm_u16x8_narrow_i32x4(bits[0], bits[1]);
+  t.t1 = wasm_u16x8_narrow_i32x4(bits[2], bits[3]);
+  t.low = wasm_i8x16_shuffle(t.t0, t.t1, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  t.high = wasm_i8x16_shuffle(t.t0, t.t1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  return t;
+}
+
 inline void lut4_store16(v128_t codes, v128_t low, v128_t high, uint16_t* out) {
   const v128_t l = wasm_i8x16_swizzle(low, codes), h = wasm_i8x16_swizzle(high, codes);
   wasm_v128_store(out, wasm_i8x16_shuffle(l, h, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
   wasm_v128_store(out + 8, wasm_i8x16_shuffle(l, h, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
 }
 
-template <bool kBfloat16>
-void x32_lut4_to16_wasmsimd(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
-                            uint16_t* out) {
-  if (count == 0) return;
-  // Nibbles 8..15 of signed codes are -8..-1: 16 more is subtracted from them, with the zero point
-  // (in uint32, so that it wraps as the scalar kernel's difference).
-  const v128_t z_low = wasm_i32x4_splat(zero);
-  const v128_t z_high = wasm_i32x4_splat(static_cast<int32_t>(static_cast<uint32_t>(zero) + (is_signed ? 16u : 0u)));
-  const v128_t s = wasm_f32x4_splat(scale);
-  v128_t bits[4];
-  for (int q = 0; q < 4; ++q) {
-    const int32_t c = 4 * q;
-    const v128_t f =
-        wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_i32x4_make(c, c + 1, c + 2, c + 3), q < 2 ? z_low : z_high)), s);
-    bits[q] = kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
-  }
-  // (the bits are 0..0xFFFF: the signed-to-unsigned saturating narrowing keeps them)
-  const v128_t t0 = wasm_u16x8_narrow_i32x4(bits[0], bits[1]), t1 = wasm_u16x8_narrow_i32x4(bits[2], bits[3]);
+// `count` codes from logical element `first` through table t.
+__attribute__((noinline)) void lut4_lookup(size_t count, const uint8_t* packed, size_t first, const Lut4Table& t, uint16_t* out) {
+  // (the table's entries one by one, for the codes outside whole tiles and half tiles)
   alignas(16) uint16_t table[16];
-  wasm_v128_store(table, t0);
-  wasm_v128_store(table + 8, t1);
+  const bool odd_codes = (first & 1) || ((count - (first & 1)) & 15);
+  if (odd_codes) {
+    wasm_v128_store(table, t.t0);
+    wasm_v128_store(table + 8, t.t1);
+  }
   if (first & 1) {
     *out++ = table[packed[first / 2] >> 4];
     --count, ++first;
   }
-  const v128_t low = wasm_i8x16_shuffle(t0, t1, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const v128_t high = wasm_i8x16_shuffle(t0, t1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   const uint8_t* p = packed + first / 2;
   const v128_t mask = wasm_i8x16_splat(0x0F);
   for (; count >= 32; count -= 32, p += 16, out += 32) {
     const v128_t v = wasm_v128_load(p);
     const v128_t lo = wasm_v128_and(v, mask), hi = wasm_u8x16_shr(v, 4);
-    lut4_store16(wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), low, high, out);
-    lut4_store16(wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), low, high, out + 16);
+    lut4_store16(wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), t.low, t.high, out);
+    lut4_store16(wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), t.low, t.high, out + 16);
   }
   if (count >= 16) {
     const v128_t v = wasm_v128_load64_zero(p);
     const v128_t lo = wasm_v128_and(v, mask), hi = wasm_u8x16_shr(v, 4);
-    lut4_store16(wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), low, high, out);
+    lut4_store16(wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), t.low, t.high, out);
     count -= 16, p += 8, out += 16;
   }
   for (size_t i = 0; i < count; ++i) out[i] = table[(p[i / 2] >> (4 * (i & 1))) & 0x0F];
+}
+
+template <bool kBfloat16>
+void x32_lut4_to16_wasmsimd(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
+                            uint16_t* out) {
+  if (count == 0) return;
+  v128_t d[4];
+  lut4_differences(is_signed, zero, d);
+  lut4_lookup(count, packed, first, lut4_table<kBfloat16>(d, wasm_f32x4_splat(scale)), out);
+}
+
+template <bool kBfloat16>
+void x32_lut4_row_to16_wasmsimd(size_t count, size_t block_size, const uint8_t* packed, size_t first, bool is_signed,
+                                int32_t zero, const uint16_t* scales, uint16_t* out) {
+  if (count == 0) return;
+  v128_t d[4];
+  lut4_differences(is_signed, zero, d);
+  const size_t blocks = (count + block_size - 1) / block_size;
+  alignas(16) float widened[4];
+  for (size_t b = 0; b < blocks; ++b) {
+    if (b % 4 == 0) {
+      // The next four scales as floats (fewer at the row's end: no read past its last scale).
+      v128_t h;
+      if (blocks - b >= 4) {
+        h = wasm_u32x4_extend_low_u16x8(wasm_v128_load64_zero(scales + b));
+      } else {
+        alignas(16) uint16_t rest[4] = {0, 0, 0, 0};
+        for (size_t k = 0; k < blocks - b; ++k) rest[k] = scales[b + k];
+        h = wasm_u32x4_extend_low_u16x8(wasm_v128_load64_zero(rest));
+      }
+      wasm_v128_store(widened, kBfloat16 ? wasm_i32x4_shl(h, 16) : half_to_float4(h));
+    }
+    const size_t i = b * block_size, n = count - i < block_size ? count - i : block_size;
+    lut4_lookup(n, packed, first + i, lut4_table<kBfloat16>(d, wasm_v128_load32_splat(&widened[b % 4])), out + i);
+  }
 }
 
 const DequantizeKernels kWasmSimd = {
@@ -230,6 +288,8 @@ const DequantizeKernels kWasmSimd = {
     x8_to_bfloat16_wasmsimd,
     x32_lut4_to16_wasmsimd<false>,
     x32_lut4_to16_wasmsimd<true>,
+    x32_lut4_row_to16_wasmsimd<false>,
+    x32_lut4_row_to16_wasmsimd<true>,
 };
 
 }  // namespace

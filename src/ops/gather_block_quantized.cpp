@@ -114,6 +114,7 @@ struct Run {
   int64_t block_size, axis_dim, block, quantize_dim, quantize_n, scale_row;  // scale_row: blocks * quantize_n
   DequantizeFn dequantize;
   DequantizeTo16Fn to16;  // non-null: 16-bit outputs are written by it, without the float scratch
+  DequantizeRowTo16Fn row16;  // with to16: a whole row of blocks that have the default zero point
 };
 
 float scale_at(const Run& r, int64_t i) {
@@ -180,15 +181,21 @@ void dequantize_block_to16(const Run& r, int64_t first, uint16_t* out) {
 
 // dequantize_block_to16 of an embedding table's row (the first case of for_each_run), its scales
 // of one type known here: the general loop's calls a run (scale_at, half_to_float, zero_at, not
-// inlined there) took as long as the table kernel itself on issue 30's gather (a profile of 500
-// runs: 41% of the time against the kernel's 39%).
+// inlined there) took as long as the table kernel itself on issue 30's gather. Without zero points
+// the row is one call of the row kernel, which also widens the scales and computes the codes'
+// differences once a row rather than once a block (docs/notes/2026-11-26-gbq-lut.md).
 template <bool kHalf>
 void row_to16(const Run& r, int64_t first, uint16_t* out) {
   int64_t s = first / r.quantize_dim * r.scale_row;
   const uint16_t* scale = static_cast<const uint16_t*>(r.scales) + s;
+  if (!r.zeros) {
+    r.row16(static_cast<size_t>(r.block), static_cast<size_t>(r.block_size), r.data, static_cast<size_t>(first), r.is_signed,
+            r.default_zero, scale, out);
+    return;
+  }
   for (int64_t i = 0; i < r.block; i += r.block_size, ++s, ++scale)
     r.to16(static_cast<size_t>(std::min(r.block_size, r.block - i)), r.data, static_cast<size_t>(first + i), r.is_signed,
-           r.zeros ? zero_at(r, s) : r.default_zero, kHalf ? half_to_float(*scale) : bfloat16_to_float(*scale), out + i);
+           zero_at(r, s), kHalf ? half_to_float(*scale) : bfloat16_to_float(*scale), out + i);
 }
 
 // Gathers at least this large (output bytes) are split across threads, as Gather's element
@@ -345,8 +352,10 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   // embedding table (issue 30's gather: docs/notes/2026-11-26-gbq-lut.md). Other forms keep the
   // float path, where runs may be single codes: one conversion a code rather than 16 a run.
   r.to16 = nullptr;
+  r.row16 = nullptr;
   if (r.bits == 4 && r.quantize_n == 1 && r.block >= 16 && scales.type != ElementType::Float) {
     r.to16 = scales.type == ElementType::Float16 ? k.lut4_to_half : k.lut4_to_bfloat16;
+    r.row16 = scales.type == ElementType::Float16 ? k.lut4_row_half : k.lut4_row_bfloat16;
   }
 
   Tensor result;

@@ -144,3 +144,58 @@ TEST_CASE("4-bit to 16-bit table kernels: every start and count at the tile edge
     }
   }
 }
+
+TEST_CASE("4-bit row kernels: blocks of every size and count at the tile edges, bit for bit, no read past the last scale") {
+  // A row of blocks (x32-lut4-row-to16) against the table kernel called block by block with the
+  // scale widened by the scalar conversion (the reference), and, for the wasmsimd set, against the
+  // scalar twin: blocks of 16, 32 and 64 codes, 1 to 9 blocks (the SIMD kernel widens scales four
+  // at a time: whole groups and the rest), a last block cut short, starts within a byte, and
+  // scales that include subnormal halves, zero, infinity and NaN. The scales are exactly as many
+  // as the blocks (no read past them: ASan in the native build), and a canary follows the output.
+  std::mt19937 rng(29);
+  std::vector<uint8_t> packed(400);   // 800 codes
+  for (uint8_t& b : packed) b = static_cast<uint8_t>(rng());
+  struct Variant {
+    const char* name;
+    bool is_signed, bfloat16;
+    DequantizeRowTo16Fn DequantizeKernels::*row;
+    DequantizeTo16Fn DequantizeKernels::*block;
+  };
+  const Variant variants[] = {
+      {"u4, half scales", false, false, &DequantizeKernels::lut4_row_half, &DequantizeKernels::lut4_to_half},
+      {"s4, half scales", true, false, &DequantizeKernels::lut4_row_half, &DequantizeKernels::lut4_to_half},
+      {"u4, bfloat16 scales", false, true, &DequantizeKernels::lut4_row_bfloat16, &DequantizeKernels::lut4_to_bfloat16},
+      {"s4, bfloat16 scales", true, true, &DequantizeKernels::lut4_row_bfloat16, &DequantizeKernels::lut4_to_bfloat16}};
+  const uint16_t special_halves[] = {0x0000, 0x8000, 0x0001, 0x03FF, 0x7BFF, 0x7C00, 0xFC00, 0x7E00, 0x3C00, 0xB555};
+  const int32_t zeros[] = {0, 8, 2, 15, -8, INT32_MIN};
+  const std::vector<const DequantizeKernels*> sets = kernel_sets();
+  const DequantizeKernels& scalar = *sets.front();
+  for (const DequantizeKernels* k : sets) {
+    for (const Variant& v : variants) {
+      for (const size_t block_size : {size_t{16}, size_t{32}, size_t{64}}) {
+        for (size_t blocks = 1; blocks <= 9; ++blocks) {
+          for (const size_t cut : {size_t{0}, size_t{1}, size_t{15}, block_size - 1}) {   // codes missing from the last block
+            for (size_t first = 0; first < 3; ++first) {
+              const size_t count = blocks * block_size - cut;
+              const int32_t zero = zeros[rng() % 6];
+              std::vector<uint16_t> scales(blocks);
+              for (uint16_t& s : scales) s = rng() % 4 ? static_cast<uint16_t>(rng()) : special_halves[rng() % 10];
+              INFO(k->target << " " << v.name << " block " << block_size << " blocks " << blocks << " cut " << cut << " first "
+                             << first << " zero " << zero);
+              std::vector<uint16_t> out(count + 4, 0xABCD), want(count + 4, 0xABCD), twin(count + 4, 0xABCD);
+              (k->*v.row)(count, block_size, packed.data(), first, v.is_signed, zero, scales.data(), out.data());
+              (scalar.*v.row)(count, block_size, packed.data(), first, v.is_signed, zero, scales.data(), twin.data());
+              for (size_t b = 0; b < blocks; ++b) {
+                const float s = v.bfloat16 ? bfloat16_to_float(scales[b]) : half_to_float(scales[b]);
+                const size_t i = b * block_size;
+                (scalar.*v.block)(std::min(block_size, count - i), packed.data(), first + i, v.is_signed, zero, s, want.data() + i);
+              }
+              REQUIRE(out == want);
+              REQUIRE(out == twin);
+            }
+          }
+        }
+      }
+    }
+  }
+}
