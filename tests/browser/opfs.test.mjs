@@ -4,6 +4,7 @@
 // storage estimate, and in Chromium a real one mid-download, the origin's quota overridden over
 // CDP: the partial file removed, or kept with keepPartial and resumed); a cached file removed under a session; two pages at once; modelCache listing
 // and deletion, and cacheKey; a File copied in; OPFS missing; the one-file bundle under a strict CSP;
+// a worker session's read of over a thousand runs;
 // and lookups from worker and
 // main-thread sessions checked against the in-memory Gather for every Gather table type external
 // data can hold. Tables of a few MB; expected rows come from the table's bytes in Node.
@@ -46,7 +47,7 @@ const model = gatherModel({ dims });
 writeFileSync(join(tmp, 'table.bin'), table);
 writeFileSync(join(tmp, 'table-copy.bin'), table);
 // Models that differ only in their URL (so that each case starts with nothing cached).
-for (const name of ['first', 'cut', 'quota', 'quota-real', 'quota-keep', 'removed', 'two', 'list', 'file', 'none']) writeFileSync(join(tmp, `${name}.onnx`), model);
+for (const name of ['first', 'cut', 'quota', 'quota-real', 'quota-keep', 'removed', 'two', 'list', 'file', 'none', 'many']) writeFileSync(join(tmp, `${name}.onnx`), model);
 writeFileSync(join(tmp, 'changed.onnx'), gatherModel({ dims, location: 'changing.bin' }));
 for (const type of types) {
   writeFileSync(join(tmp, `type-${type}.onnx`), gatherModel({ type, dims: [37, 3, 2], location: `type-${type}.bin` }));
@@ -362,6 +363,18 @@ for (const [browserName, open] of browsers) {
         }
       });
     }
+
+    test('rows far apart from a worker-thread session (a read of over a thousand runs): the table\'s bytes, twice, and the out-of-range error', async () => {
+      const ids = [...Array.from({ length: 1366 }, (_, i) => 3 * i), -1, -2, 5, 4095, 0];
+      const d = await call(page, 'worker', 'create', 'many.onnx', { cache: 'opfs', externalDataMode: 'lazy' });
+      assert.equal(d.error, undefined, d.message);
+      assert.equal(d.info.storage, 'file');
+      const expected = rowsOf(table, rows, ids);
+      for (let k = 0; k < 2; ++k) assertAllRows(await call(page, 'worker', 'run', d.id, ids, [ids.length], { base64: true }), expected);
+      const ea = await call(page, 'worker', 'run', d.id, [...ids, rows]);
+      assert.equal(ea.error, 'IndexOutOfRangeError');
+      await call(page, 'worker', 'release', d.id);
+    });
 
     for (const where of ['worker', 'main']) {
       test(`GatherBlockQuantized with its uint8 codes kept in OPFS, read from a ${where}-thread session: onnx-wasm's in-memory bytes in Node and errors`, async () => {
