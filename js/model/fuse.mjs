@@ -23,7 +23,9 @@
 //      an int32 table of i / block_size, which checks and normalizes the index as Gather does),
 //      dequantized per axis (blocked: blocks of 1) along that axis, and the output reshaped to
 //      the Gather's (Shape of the indices between the table's other dims: a shape subgraph,
-//      computed once per indices' dims).
+//      computed once per indices' dims). At opset 13 (no allowzero to give back an empty dim),
+//      per axis: the rows gathered by the indices as they are, then dequantized with Cast, Sub
+//      and Mul, the scales and zero points unsqueezed to broadcast (the same bits).
 //    Only where the table, its scales and zero points are initializers no feed may replace, and
 //    every reader of the dequantized table is a Gather of its rows (input 0). The rewritten Gather
 //    keeps the Gather's name, so its errors name the user's node.
@@ -208,9 +210,15 @@ export function fuseDequantizeGather(g, opsets) {
       const ids = gather.input[1], out = gather.output[0];
       if ((blocked || perAxis) && qa === a) {
         // (indices of rank 1 as they are; others flattened, which needs Reshape's allowzero
-        // (14) to give back an empty dim)
+        // (14) to give back an empty dim; before it, per axis, dequantized by its operations)
         const idsRank = rankOf.get(ids);
-        if (idsRank !== 1 && (opsets.get('') ?? 0) < 14) break;
+        if (idsRank !== 1 && (opsets.get('') ?? 0) < 14) {
+          if (!perAxis || (zName && x.dataType === INT32)) break;
+          const ops = alongGatherAxisByOps({ d, gather, a, rank, xName, sName, zName, fresh });
+          rewrites.push(ops.nodes);
+          tensors.push(...ops.tensors);
+          continue;
+        }
         const along = alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName, zName, x, s, fresh, flatten: idsRank !== 1 });
         rewrites.push(along.nodes);
         tensors.push(...along.tensors);
@@ -260,6 +268,51 @@ export function fuseDequantizeGather(g, opsets) {
     graph: { ...g, node: g.node.flatMap((n) => replaced.get(n) ?? [n]), initializer: [...g.initializer, ...initializers] },
     opsets: new Map([...added, ...opsets]),
   };
+}
+
+// Gather(DequantizeLinear(x, s, z), ids) per axis along the gather axis `a`, at opsets 13 (the
+// versions of DequantizeLinear 13 to 18, and a Reshape without allowzero): the rows gathered by
+// the indices as they are, then DequantizeLinear-13's operations, float(x) - float(z) (exact for
+// 8-bit codes, as its int32 difference is; an int32 table, whose zero point must be 0, comes here
+// only without one) times the scale, the gathered scales and zero points unsqueezed to broadcast
+// over the dims after `a`: the same bits as DequantizeLinear, with Cast, Sub, Mul and Unsqueeze.
+/**
+ * @param {{ d: NodeProto, gather: NodeProto, a: number, rank: number, xName: string, sName: string, zName: string,
+ *   fresh: (base: string) => string }} p
+ * @returns {{ nodes: NodeProto[], tensors: TensorProto[] }}
+ */
+function alongGatherAxisByOps({ d, gather, a, rank, xName, sName, zName, fresh }) {
+  const ids = gather.input[1], out = gather.output[0], base = gather.name || out;
+  /** @type {TensorProto[]} */
+  const tensors = [];
+  const after = rank - 1 - a;
+  const axes = after > 0 ? fresh(`${base}/axes_after`) : '';
+  if (axes) tensors.push(intTensor(axes, INT64, Array.from({ length: after }, (_, k) => -1 - k)));
+  const rows = fresh(`${base}/rows`), value = fresh(`${base}/rows_as_float`), sRows = fresh(`${base}/scale_rows`);
+  /** @type {NodeProto[]} */
+  const nodes = [
+    node(gather.name, 'Gather', '', [xName, ids], rows, [intAttribute('axis', BigInt(a))]),
+    node(`${base}/scales`, 'Gather', '', [sName, ids], sRows, []),
+    node(`${base}/rows_as_float`, 'Cast', '', [rows], value, [intAttribute('to', BigInt(FLOAT))]),
+  ];
+  // (a gathered scale or zero point [..ids] as [..ids, 1, .., 1], one 1 a dim after a)
+  /** @param {string} v @param {string} what */
+  const spread = (v, what) => {
+    if (!axes) return v;
+    const o = fresh(`${base}/${what}_spread`);
+    nodes.push(node(`${base}/${what}_spread`, 'Unsqueeze', '', [v, axes], o, []));
+    return o;
+  };
+  let diff = value;
+  if (zName) {
+    const zRows = fresh(`${base}/zero_point_rows`), zFloat = fresh(`${base}/zero_points_as_float`);
+    diff = fresh(`${base}/differences`);
+    nodes.push(node(`${base}/zero_points`, 'Gather', '', [zName, ids], zRows, []));
+    nodes.push(node(`${base}/zero_points_as_float`, 'Cast', '', [zRows], zFloat, [intAttribute('to', BigInt(FLOAT))]));
+    nodes.push(node(`${base}/differences`, 'Sub', '', [value, spread(zFloat, 'zero_points')], diff, []));
+  }
+  nodes.push(node(d.name ? `${d.name}/${base}` : '', 'Mul', '', [diff, spread(sRows, 'scales')], out, []));
+  return { nodes, tensors };
 }
 
 // Gather(DequantizeLinear(x, s, z), ids) where the quantization axis is the gather axis `a`: the

@@ -8,8 +8,8 @@
 // negative entries, two Gathers of one table; int4 and uint4 blocked tables (GatherBlockQuantized);
 // float8, float4, int2/uint2 tables and 4-bit ones GatherBlockQuantized cannot say (per axis, block
 // 8 or 24), gathered by onnx-wasm's Gather; tables quantized along the gather axis (per row, per
-// block of rows), indices flattened and the output reshaped back; and the form left as it is,
-// which must still be right. Then a table that would not fit in wasm memory dequantized: an int4 table of 576 MiB
+// block of rows), indices flattened and the output reshaped back, and at opset 13 (no allowzero)
+// dequantized by DequantizeLinear-13's operations. Then a table that would not fit in wasm memory dequantized: an int4 table of 576 MiB
 // (4.5 GiB as floats), in memory and kept in its file.
 import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -145,7 +145,13 @@ const CASES = [
   { name: 'int8 blocked (block 4), float8e8m0 scales, output float16, opset 24', noOrt: NO_24, opset: 24, type: 'int8', dims: [9, 12], scaleType: 'float8e8m0', scaleDims: [9, 3], zero: true, dq: { block_size: 4, output_dtype: 10 }, outType: 'float16', idDims: [2, 2], fused: true },
   { name: 'uint8 per axis 0 along the gather axis, float8e8m0 scales, output float32, opset 24', noOrt: NO_24, opset: 24, type: 'uint8', dims: [7, 5], scaleType: 'float8e8m0', scaleDims: [7], zero: true, dq: { axis: 0, output_dtype: 1 }, outType: 'float32', idDims: [3], fused: true },
   // Left as it is (the whole table dequantized, then gathered): still right.
-  { name: 'uint8 per axis 0, gathered on axis 0, indices of undeclared rank at opset 13 (Reshape-13 has no allowzero)', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [3], fused: false },
+  // At opset 13 (no Reshape with allowzero to give back an empty dim), indices not declared of
+  // rank 1: the rows gathered by the indices as they are, dequantized with Cast, Sub and Mul.
+  { name: 'uint8 per axis 0, gathered on axis 0, indices of undeclared rank [2, 3] at opset 13 (Cast, Sub, Mul)', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [2, 3], fused: true },
+  { name: 'int8 per axis 1 of a rank-3 table, gathered on axis 1, indices [2, 2] at opset 13 (scales unsqueezed over the last dim)', opset: 13, type: 'int8', dims: [3, 6, 4], scaleType: 'float32', scaleDims: [6], zero: true, dq: { axis: 1 }, axis: 1, idDims: [2, 2], fused: true },
+  { name: 'int32 per axis 0 (no zero point), gathered on axis 0, indices [3, 2] at opset 13', opset: 13, type: 'int32', dims: [7, 3], scaleType: 'float32', scaleDims: [7], dq: { axis: 0 }, idDims: [3, 2], fused: true },
+  { name: 'int8 per axis 0 of a rank-1 table (nothing to unsqueeze), indices [2, 2] at opset 13', opset: 13, type: 'int8', dims: [9], scaleType: 'float32', scaleDims: [9], zero: true, dq: { axis: 0 }, idDims: [2, 2], fused: true },
+  { name: 'uint8 per axis 0, gathered on axis 0, indices [2, 0] (empty) at opset 13', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [2, 0], fused: true },
 ];
 
 const raw = (t) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
