@@ -30,6 +30,34 @@ function halfValue(h) {
   return s * (1 + f / 1024) * 2 ** (e - 15);
 }
 
+// bfloat16 bits to its value.
+/** @param {number} b */
+const bfloat16Value = (b) => new Float32Array(new Uint32Array([b << 16]).buffer)[0];
+
+// Element i of tensor t as a reader wants it (the CLI's previews): numbers as numbers, floats to 6
+// significant digits, float16 and bfloat16 decoded, 4-bit and 2-bit codes as their integers
+// (signed for int4 and int2); float8 and float4 by their bits (elementText's form).
+/**
+ * @param {Tensor} t
+ * @param {number} i
+ */
+export function valueText(t, i) {
+  const d = t.data;
+  /** @param {number} v */
+  const short = (v) => String(Number.isInteger(v) || !Number.isFinite(v) ? v : Number(v.toPrecision(6)));
+  switch (t.type) {
+    case 'float32': case 'float64': return short(/** @type {number} */ (d[i]));
+    case 'float16': return short(halfValue(/** @type {number} */ (d[i])));
+    case 'bfloat16': return short(bfloat16Value(/** @type {number} */ (d[i])));
+    case 'int4': case 'uint4': case 'int2': case 'uint2': {
+      const bits = typeByName(t.type).bits, b = bytesOf(t);
+      const code = (b[(i * bits) >> 3] >> ((i * bits) & 7)) & ((1 << bits) - 1);
+      return String(t.type.startsWith('int') && code >= 1 << (bits - 1) ? code - (1 << bits) : code);
+    }
+    default: return elementText(t, i);
+  }
+}
+
 // Element i of tensor t as text: numbers as numbers (float16 and bfloat16 decoded), other floats
 // of fewer than 16 bits and sub-byte values by their bits.
 /**
@@ -43,7 +71,7 @@ export function elementText(t, i) {
     case 'float32': return float32Text(/** @type {number} */ (d[i]));
     case 'float64': return String(d[i]);
     case 'float16': return `${float32Text(halfValue(/** @type {number} */ (d[i])))} (bits 0x${d[i].toString(16).padStart(4, '0')})`;
-    case 'bfloat16': return `${float32Text(new Float32Array(new Uint32Array([/** @type {number} */ (d[i]) << 16]).buffer)[0])} (bits 0x${d[i].toString(16).padStart(4, '0')})`;
+    case 'bfloat16': return `${float32Text(bfloat16Value(/** @type {number} */ (d[i])))} (bits 0x${d[i].toString(16).padStart(4, '0')})`;
     case 'complex64': return `(${float32Text(/** @type {number} */ (d[2 * i]))}, ${float32Text(/** @type {number} */ (d[2 * i + 1]))})`;
     case 'complex128': return `(${d[2 * i]}, ${d[2 * i + 1]})`;
     default: {

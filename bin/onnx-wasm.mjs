@@ -13,7 +13,7 @@ import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/in
 import { generateFeeds } from '../js/generate-feeds.mjs';
 import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
 import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
-import { compareTensors } from './compare.mjs';
+import { compareTensors, valueText } from './compare.mjs';
 import { inspectModel, shapeText } from './inspect.mjs';
 import { npyOf, parseNpy } from './npy.mjs';
 
@@ -73,12 +73,10 @@ const fsReason = (e) => (e instanceof Error ? e.message.replace(/, \w+ '.*'$/s, 
  * @param {number} [n] how many entries to show
  */
 function preview(t, n = 8) {
-  const d = t.data;
-  const vals = Array.from({ length: Math.min(n, d.length) }, (_, i) => {
-    const v = d[i];
-    return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : String(v);
-  });
-  return `[${vals.join(', ')}${d.length > n ? `, ... (${d.length} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
+  // (elements, not storage entries: a 4-bit tensor's byte holds two; valueText decodes each)
+  const count = t.dims.reduce((a, b) => a * b, 1);
+  const vals = Array.from({ length: Math.min(n, count) }, (_, i) => valueText(t, i));
+  return `[${vals.join(', ')}${count > n ? `, ... (${count} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
 }
 
 // Values for inputs that are not Gather indices or Reshape shapes: raw storage values; strings are

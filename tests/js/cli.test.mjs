@@ -11,8 +11,9 @@ import { promisify } from 'node:util';
 import { after, test } from 'node:test';
 import { SKIPPED, listTestDirs, suiteRoots } from '../support/onnx-test-dir.mjs';
 import { tensorFromProtoBytes } from '../../js/model/tensor-proto.mjs';
-import { init, opVersions } from '../../js/index.mjs';
+import { init, opVersions, Tensor } from '../../js/index.mjs';
 import { npyOf, parseNpy, toNpy } from '../../bin/npy.mjs';
+import { valueText } from '../../bin/compare.mjs';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ModelProtoSchema, TensorProtoSchema } from 'onnx-buf';
 import { gatherModel } from '../support/external-models.mjs';
@@ -58,7 +59,7 @@ for (const { suite, group, name, dir } of dirs) {
     const expected = await Promise.all(readdirSync(join(dir, 'test_data_set_0')).filter((f) => f.startsWith('output_'))
       .map((f) => tensorFromProtoBytes(readFileSync(join(dir, 'test_data_set_0', f)))));
     for (const { tensor } of expected) {
-      const first = tensor.data.length ? String(tensor.data[0]) : null;
+      const first = tensor.data.length ? valueText(tensor, 0) : null;
       const line = data.stdout.split('\n').find((l) => l.startsWith('output ') && l.includes(`${tensor.type} [${tensor.dims.join(', ')}]`));
       assert.ok(line, `no output line with ${tensor.type} [${tensor.dims}] in:\n${data.stdout}`);
       if (first !== null && Number.isInteger(Number(first))) assert.ok(line.includes(`[${first}`), `${line} should start with ${first}`);
@@ -78,6 +79,28 @@ test('run: .npy inputs, --dim for symbols, --repeat', async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^output y: float32 \[3, 4, 3, 2\] \[96, 97, 98, 99, 100, 101, 102, 103, \.\.\. \(72 entries\)\]$/m);
   assert.match(r.stdout, /median of 5/);
+});
+
+test('run prints values as numbers: float16 outputs decoded, not their bits', async () => {
+  // A Gather of a float16 table [3, 2] kept in table.bin: 0.5, 1.5, -2, 3.25, 65504, -0 (the
+  // generated indices are 0 and 1).
+  const dir = join(tmp, 'half');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'model.onnx'), gatherModel({ type: 'float16', dims: [3, 2], indexDims: [2] }));
+  writeFileSync(join(dir, 'table.bin'), new Uint8Array(Uint16Array.from([0x3800, 0x3e00, 0xc000, 0x4280, 0x7bff, 0x8000]).buffer));
+  const r = await cli('run', join(dir, 'model.onnx'));
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^output \S+: float16 \[2, 2\] \[0\.5, 1\.5, -2, 3\.25\]$/m);
+});
+
+test('valueText: halves, bfloat16s and 4-bit and 2-bit codes as numbers (signed ones signed)', () => {
+  const texts = (t) => { const n = t.dims.reduce((a, b) => a * b, 1); const v = Array.from({ length: n }, (_, i) => valueText(t, i)); t.dispose(); return v; };
+  assert.deepEqual(texts(new Tensor('float16', Uint16Array.from([0x3e00, 0xc000, 0x7c00, 0x0001, 0x2e66]), [5])), ['1.5', '-2', 'Infinity', '5.96046e-8', '0.0999756']);
+  assert.deepEqual(texts(new Tensor('bfloat16', Uint16Array.from([0x3fc0, 0xbf80]), [2])), ['1.5', '-1']);
+  assert.deepEqual(texts(new Tensor('int4', Uint8Array.from([0x9f, 0x07]), [3])), ['-1', '-7', '7']);
+  assert.deepEqual(texts(new Tensor('uint4', Uint8Array.from([0x9f]), [2])), ['15', '9']);
+  assert.deepEqual(texts(new Tensor('int2', Uint8Array.from([0b11100100]), [4])), ['0', '1', '-2', '-1']);
+  assert.deepEqual(texts(new Tensor('float32', Float32Array.from([0.1, 2]), [2])), ['0.1', '2']);
 });
 
 test('errors: exit code 1 with the error class and message, 2 for usage', async () => {
