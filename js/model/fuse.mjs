@@ -87,6 +87,11 @@ const intOf = (n, name, fallback) => {
  */
 const node = (name, opType, domain, input, output, attribute) => ({ name, opType, domain, input, output: [output], attribute, docString: '' });
 
+// Whether every value of a tensor stored in the model is 0 (false for one in external data: its
+// bytes are not read here).
+/** @param {TensorProto} t */
+const allZero = (t) => t.dataLocation !== 1 && (t.rawData.length ? t.rawData.every((b) => b === 0) : t.int32Data.every((v) => v === 0));
+
 // Reshape's output dims from the input's and the shape's entries (0 copies the input's dim unless
 // allowzero, -1 takes the rest), or null when they do not fit (the Reshape is left to say why).
 /**
@@ -213,8 +218,10 @@ export function fuseDequantizeGather(g, opsets) {
         // (14) to give back an empty dim; before it, per axis, dequantized by its operations)
         const idsRank = rankOf.get(ids);
         if (idsRank !== 1 && (opsets.get('') ?? 0) < 14) {
-          if (!perAxis || (zName && x.dataType === INT32)) break;
-          const ops = alongGatherAxisByOps({ d, gather, a, rank, xName, sName, zName, fresh });
+          // (an int32 table's difference from its zero point wraps in int32 where floats would
+          // round: zero points of 0 are left out, others leave the form as it is)
+          if (!perAxis || (zName && x.dataType === INT32 && !allZero(/** @type {TensorProto} */ (z)))) break;
+          const ops = alongGatherAxisByOps({ d, gather, a, rank, xName, sName, zName: x.dataType === INT32 ? '' : zName, fresh });
           rewrites.push(ops.nodes);
           tensors.push(...ops.tensors);
           continue;
@@ -270,12 +277,13 @@ export function fuseDequantizeGather(g, opsets) {
   };
 }
 
-// Gather(DequantizeLinear(x, s, z), ids) per axis along the gather axis `a`, at opsets 13 (the
+// Gather(DequantizeLinear(x, s, z), ids) per axis along the gather axis `a`, at opset 13 (the
 // versions of DequantizeLinear 13 to 18, and a Reshape without allowzero): the rows gathered by
 // the indices as they are, then DequantizeLinear-13's operations, float(x) - float(z) (exact for
-// 8-bit codes, as its int32 difference is; an int32 table, whose zero point must be 0, comes here
-// only without one) times the scale, the gathered scales and zero points unsqueezed to broadcast
-// over the dims after `a`: the same bits as DequantizeLinear, with Cast, Sub, Mul and Unsqueeze.
+// 8-bit codes, as its int32 difference is; an int32 table comes here without zero points or with
+// zero points of 0, left out) times the scale, the gathered scales and zero
+// points unsqueezed to broadcast over the dims after `a`: the same bits as DequantizeLinear, with
+// Cast, Sub, Mul and Unsqueeze.
 /**
  * @param {{ d: NodeProto, gather: NodeProto, a: number, rank: number, xName: string, sName: string, zName: string,
  *   fresh: (base: string) => string }} p

@@ -9,7 +9,8 @@
 // float8, float4, int2/uint2 tables and 4-bit ones GatherBlockQuantized cannot say (per axis, block
 // 8 or 24), gathered by onnx-wasm's Gather; tables quantized along the gather axis (per row, per
 // block of rows), indices flattened and the output reshaped back, and at opset 13 (no allowzero)
-// dequantized by DequantizeLinear-13's operations. Then a table that would not fit in wasm memory dequantized: an int4 table of 576 MiB
+// dequantized by DequantizeLinear-13's operations; and the one form left as it is (an int32 table
+// with zero points not 0 there), which must still be right. Then a table that would not fit in wasm memory dequantized: an int4 table of 576 MiB
 // (4.5 GiB as floats), in memory and kept in its file.
 import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -59,7 +60,8 @@ function model(c, scalesFed = false, dir = '') {
   if (!scalesFed) inits.push(tensorProto('scales', c.scaleType, c.scaleDims, scaleRaw));
   const dqInputs = ['table', 'scales'];
   if (c.zero) {
-    inits.push(tensorProto('zero_points', c.type, c.scaleDims, bytes(Math.ceil(product(c.scaleDims) * BITS[c.type] / 8), 3)));
+    const n = Math.ceil(product(c.scaleDims) * BITS[c.type] / 8);
+    inits.push(tensorProto('zero_points', c.type, c.scaleDims, c.zero === 'zeros' ? new Uint8Array(n) : bytes(n, 3)));
     dqInputs.push('zero_points');
   }
   const nodes = [
@@ -150,6 +152,8 @@ const CASES = [
   { name: 'uint8 per axis 0, gathered on axis 0, indices of undeclared rank [2, 3] at opset 13 (Cast, Sub, Mul)', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [2, 3], fused: true },
   { name: 'int8 per axis 1 of a rank-3 table, gathered on axis 1, indices [2, 2] at opset 13 (scales unsqueezed over the last dim)', opset: 13, type: 'int8', dims: [3, 6, 4], scaleType: 'float32', scaleDims: [6], zero: true, dq: { axis: 1 }, axis: 1, idDims: [2, 2], fused: true },
   { name: 'int32 per axis 0 (no zero point), gathered on axis 0, indices [3, 2] at opset 13', opset: 13, type: 'int32', dims: [7, 3], scaleType: 'float32', scaleDims: [7], dq: { axis: 0 }, idDims: [3, 2], fused: true },
+  { name: 'int32 per axis 0 with zero points of 0 (left out), indices [3, 2] at opset 13', opset: 13, type: 'int32', dims: [7, 3], scaleType: 'float32', scaleDims: [7], zero: 'zeros', dq: { axis: 0 }, idDims: [3, 2], fused: true },
+  { name: 'int32 per axis 0 with zero points not 0, indices [3, 2] at opset 13: left as it is (its int32 difference wraps where floats would round)', opset: 13, type: 'int32', dims: [7, 3], scaleType: 'float32', scaleDims: [7], zero: true, dq: { axis: 0 }, idDims: [3, 2], fused: false },
   { name: 'int8 per axis 0 of a rank-1 table (nothing to unsqueeze), indices [2, 2] at opset 13', opset: 13, type: 'int8', dims: [9], scaleType: 'float32', scaleDims: [9], zero: true, dq: { axis: 0 }, idDims: [2, 2], fused: true },
   { name: 'uint8 per axis 0, gathered on axis 0, indices [2, 0] (empty) at opset 13', opset: 13, type: 'uint8', dims: [8, 5], scaleType: 'float32', scaleDims: [8], zero: true, dq: { axis: 0 }, idDims: [2, 0], fused: true },
 ];
