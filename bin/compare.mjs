@@ -30,6 +30,15 @@ function halfValue(h) {
   return s * (1 + f / 1024) * 2 ** (e - 15);
 }
 
+// The code of element i of a tensor of `bits`-bit elements (fewer than 8), packed lowest bits
+// first.
+/**
+ * @param {Tensor} t
+ * @param {number} i
+ * @param {number} bits
+ */
+const packedCode = (t, i, bits) => (bytesOf(t)[(i * bits) >> 3] >> ((i * bits) & 7)) & ((1 << bits) - 1);
+
 // bfloat16 bits to its value.
 /** @param {number} b */
 const bfloat16Value = (b) => new Float32Array(new Uint32Array([b << 16]).buffer)[0];
@@ -50,8 +59,7 @@ export function valueText(t, i) {
     case 'float16': return short(halfValue(/** @type {number} */ (d[i])));
     case 'bfloat16': return short(bfloat16Value(/** @type {number} */ (d[i])));
     case 'int4': case 'uint4': case 'int2': case 'uint2': {
-      const bits = typeByName(t.type).bits, b = bytesOf(t);
-      const code = (b[(i * bits) >> 3] >> ((i * bits) & 7)) & ((1 << bits) - 1);
+      const bits = typeByName(t.type).bits, code = packedCode(t, i, bits);
       return String(t.type.startsWith('int') && code >= 1 << (bits - 1) ? code - (1 << bits) : code);
     }
     default: return elementText(t, i);
@@ -77,8 +85,7 @@ export function elementText(t, i) {
     default: {
       const bits = typeByName(t.type).bits;
       if (bits >= 8 && !t.type.startsWith('float')) return String(d[i]);
-      const b = bytesOf(t);
-      const v = bits >= 8 ? b[i] : (b[(i * bits) >> 3] >> ((i * bits) & 7)) & ((1 << bits) - 1);
+      const v = bits >= 8 ? bytesOf(t)[i] : packedCode(t, i, bits);
       return `bits 0x${v.toString(16)}`;
     }
   }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/index.mjs';
 import { generateFeeds } from '../js/generate-feeds.mjs';
 import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
-import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
+import { arrayClass, elementCount, storageLength, typeByName } from '../js/types.mjs';
 import { compareTensors, valueText } from './compare.mjs';
 import { inspectModel, shapeText } from './inspect.mjs';
 import { npyOf, parseNpy } from './npy.mjs';
@@ -74,7 +74,7 @@ const fsReason = (e) => (e instanceof Error ? e.message.replace(/, \w+ '.*'$/s, 
  */
 function preview(t, n = 8) {
   // (elements, not storage entries: a 4-bit tensor's byte holds two; valueText decodes each)
-  const count = t.dims.reduce((a, b) => a * b, 1);
+  const count = elementCount(t.dims);
   const vals = Array.from({ length: Math.min(n, count) }, (_, i) => valueText(t, i));
   return `[${vals.join(', ')}${count > n ? `, ... (${count} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
 }

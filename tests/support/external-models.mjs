@@ -57,16 +57,16 @@ export function gatherModel({ type = 'float32', dims, location = 'table.bin', of
   }));
 }
 
+// A TensorProto's externalData entries: its bytes are `length` bytes at `offset` of `location`.
+export const externalEntries = (location, offset, length) =>
+  [['location', location], ['offset', String(offset)], ['length', String(length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value }));
+
 // A quantized embedding table (issue 30): out = com.microsoft GatherBlockQuantized(data, ids,
 // scales; block_size `block`, bits `bits`, gather_axis 0, quantize_axis 1), opsets '' 21 and
 // com.microsoft 1. data: uint8 [rows, cols * bits / 8] (codes packed lowest bits first) at offset
 // 0 of external file `location`, scales: float16 [rows, cols / block] right after it, no zero
 // points; ids: int64 [batch, seq]; out: float16 [batch, seq, cols]. (bench/embeddings.mjs makes
 // the Gemma-sized one, tests/browser/opfs.test.mjs a small one.)
-// A TensorProto's externalData entries: its bytes are `length` bytes at `offset` of `location`.
-export const externalEntries = (location, offset, length) =>
-  [['location', location], ['offset', String(offset)], ['length', String(length)]].map(([key, value]) => create(StringStringEntryProtoSchema, { key, value }));
-
 export function gatherBlockQuantizedModel({ rows, cols, block = 32, bits = 4, location = 'embeddings.bin' }) {
   const dataBytes = (rows * cols * bits) / 8, scaleBytes = ((rows * cols) / block) * 2;
   const external = (name, type, dims, offset, length) => create(TensorProtoSchema, {
