@@ -183,7 +183,8 @@ void dequantize_block_to16(const Run& r, int64_t first, uint16_t* out) {
 // of one type known here: the general loop's calls a run (scale_at, half_to_float, zero_at, not
 // inlined there) took as long as the table kernel itself on issue 30's gather. Without zero points
 // the row is one call of the row kernel, which also widens the scales and computes the codes'
-// differences once a row rather than once a block (docs/notes/2026-11-26-gbq-lut.md).
+// differences once a row rather than once a block (docs/notes/2026-11-26-gbq-lut.md,
+// docs/notes/2026-11-27-gbq-row-kernel.md).
 template <bool kHalf>
 void row_to16(const Run& r, int64_t first, uint16_t* out) {
   int64_t s = first / r.quantize_dim * r.scale_row;
