@@ -22,6 +22,7 @@ export function opfsFiles(fetchRange) {
   const ROOT = 'onnx-wasm-cache';
   const FLUSH = 64 * 2 ** 20;   // bytes written between flushes of a download
   const SLICE = 16 * 2 ** 20;   // one Blob slice of a copy
+  const SMALL_RUN = 16384;   // a read of at most this many bytes goes through a view kept for its length
   /**
    * @param {string} kind
    * @param {string} message
@@ -297,7 +298,22 @@ export function opfsFiles(fetchRange) {
       try {
         const size = handle.getSize();
         if (end > size) throw fail('short', `the file holds ${size} bytes`, { size });
+        // (a run of at most SMALL_RUN bytes is read into a view made once per length, then copied:
+        // a read costs about as much whatever its size, and a new view of the target for each
+        // of a run's thousand rows was a fifth of it: docs/notes/2026-11-27-opfs-reads.md)
+        /** @type {Map<number, Uint8Array>} */
+        const views = new Map();
+        const options = { at: 0 };
         for (const r of runs) {
+          if (r.length <= SMALL_RUN) {
+            let view = views.get(r.length);
+            if (!view) views.set(r.length, view = new Uint8Array(r.length));
+            options.at = r.at;
+            if (handle.read(view, options) === r.length) {
+              target.set(view, r.to);
+              continue;
+            }
+          }
           for (let n = 0; n < r.length;) {
             const got = handle.read(target.subarray(r.to + n, r.to + r.length), { at: r.at + n });
             if (got === 0) throw fail('short', `the file holds ${handle.getSize()} bytes`, { size: handle.getSize() });
