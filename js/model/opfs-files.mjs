@@ -299,8 +299,9 @@ export function opfsFiles(fetchRange) {
         const size = handle.getSize();
         if (end > size) throw fail('short', `the file holds ${size} bytes`, { size });
         // (a run of at most SMALL_RUN bytes is read into a view made once per length, then copied:
-        // a read costs about as much whatever its size, and a new view of the target for each
-        // of a run's thousand rows was a fifth of it: docs/notes/2026-11-27-opfs-reads.md)
+        // a read costs about as much whatever its size, and making a new view of the target for
+        // each of an embedding run's thousand reads was a part of that cost worth saving:
+        // docs/notes/2026-11-27-opfs-reads.md)
         /** @type {Map<number, Uint8Array>} */
         const views = new Map();
         const options = { at: 0 };
