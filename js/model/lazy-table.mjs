@@ -49,6 +49,9 @@ export class LazyTable {
    */
   static async open(x) {
     await checkRange(x);
+    // (a read of no runs opens what runs will read from, so that the first run does not: the
+    // read handle of an OPFS file, which Chromium keeps open; docs/notes/2026-11-27-opfs-reads.md)
+    await x.source.readRuns?.([], x.offset + x.bytes);
     return new LazyTable(x);
   }
 
