@@ -174,6 +174,11 @@ struct Run {
   DequantizeFn dequantize;    // null for a minifloat x: mini_values then
   const float* mini_values;
   NarrowFn narrow;  // float16/bfloat16 outputs
+  // 4-bit x into float16/bfloat16 outputs: to16 writes a run of codes sharing a scale through a
+  // table of the 16 codes' outputs (the same bits as decode then narrow); row16, without zero
+  // points and with scales of the output's type, a row of blocks along the last axis in one call.
+  DequantizeTo16Fn to16;
+  DequantizeRowTo16Fn row16;
   Granularity g;
   int64_t axis_dim, inner, block_size, blocks;  // blocks: ceil(axis_dim / block_size)
   bool scale_rows;  // runs of consecutive scales: see emit_scale_rows
@@ -212,6 +217,11 @@ constexpr size_t kChunk = 2048;
 void emit(const Run& r, size_t first, size_t count, int64_t s, float* scratch) {
   const int32_t zero = zero_at(r, s);
   const float scale = scale_at(r, s);
+  // (the table costs 16 conversions a call: shorter runs go through the scratch)
+  if (r.to16 && count >= 16) {
+    r.to16(count, r.x, first, r.xt->is_signed, zero, scale, static_cast<uint16_t*>(r.dst) + first);
+    return;
+  }
   if (r.out_type == ElementType::Float) {
     decode(r, count, first, zero, scale, static_cast<float*>(r.dst) + first);
     return;
@@ -272,6 +282,14 @@ void dequantize_range(const Run& r, size_t begin, size_t end, float* scratch) {
       const size_t row = i / inner, k = i % inner, o = row / axis_dim, a = row % axis_dim;
       const size_t b = a / static_cast<size_t>(r.block_size);
       s = static_cast<int64_t>((o * static_cast<size_t>(r.blocks) + b) * inner + k);
+      if (inner == 1 && r.row16 && a % static_cast<size_t>(r.block_size) == 0) {
+        // From a block's start to the row's end (or the part's): one call of the row kernel.
+        stop = std::min(end, (o + 1) * axis_dim);
+        r.row16(stop - i, static_cast<size_t>(r.block_size), r.x, i, r.xt->is_signed, 0,
+                static_cast<const uint16_t*>(r.scale) + s, static_cast<uint16_t*>(r.dst) + i);
+        i = stop;
+        continue;
+      }
       // Along the last axis (inner 1) a run is the rest of the block; else one element (int32).
       stop = inner == 1 ? std::min(end, o * axis_dim + std::min(axis_dim, (b + 1) * static_cast<size_t>(r.block_size)))
                         : i + 1;
@@ -378,6 +396,9 @@ Status run_dequantize_linear(const OpVersion& v, const OpParams& params, const s
                                                            " the zero point must be 0");
   }
   r.narrow = r.out_type == ElementType::Float16 ? k.to_half : k.to_bfloat16;
+  const bool half = r.out_type == ElementType::Float16;
+  r.to16 = r.out_type != ElementType::Float && xt->kernel && xt->bits == 4 ? (half ? k.lut4_to_half : k.lut4_to_bfloat16) : nullptr;
+  r.row16 = r.to16 && !r.zero && r.scale_type == r.out_type ? (half ? k.lut4_row_half : k.lut4_row_bfloat16) : nullptr;
 
   // The shapes were checked by inference (run follows it); this reads the granularity.
   r.g = Granularity::PerTensor;

@@ -203,6 +203,15 @@ TEST_CASE("DequantizeLinear: outputs equal the oracle's, bit for bit, at every v
       {"21: int16 per axis along the last, bfloat16", 21, E::Int16, {3, 7}, E::Bfloat16, {7}, true, 1, N, N},
       {"21: int32 per axis along the last (one element a run)", 21, E::Int32, {3, 7}, E::Float, {7}, true, 1, N, N},
       {"21: int32 blocked on axis 0 (one element a run)", 21, E::Int32, {5, 3}, E::Float16, {2, 3}, true, 0, 4, N},
+      // 4-bit x into 16-bit outputs: the table kernel a run of 16 codes or more, the row kernel
+      // from a block's start to the row's end without zero points (rows of 37: odd starts).
+      {"21: int4 blocked on the last axis, float16, no zero point (row kernel, odd rows)", 21, E::Int4, {5, 37}, E::Float16, {5, 3}, false, 1, 16, N},
+      {"21: uint4 blocked on the last axis, bfloat16, no zero point (row kernel)", 21, E::Uint4, {5, 37}, E::Bfloat16, {5, 3}, false, -1, 16, N},
+      {"21: uint4 blocked on the last axis, block 64, float16, no zero point", 21, E::Uint4, {2, 200}, E::Float16, {2, 4}, false, 1, 64, N},
+      {"21: int4 blocked on the last axis, float16, zero points (table kernel a block)", 21, E::Int4, {5, 37}, E::Float16, {5, 3}, true, 1, 16, N},
+      {"23: int4 blocked, float scales into float16 (table kernel, not the row kernel)", 23, E::Int4, {3, 96}, E::Float, {3, 3}, false, 1, 32, 10},
+      {"21: uint4 per tensor into float16 (one table)", 21, E::Uint4, {3, 45}, E::Float16, {}, true, N, N, N},
+      {"21: int4 per axis 0 into bfloat16 (runs of 45)", 21, E::Int4, {4, 45}, E::Bfloat16, {4}, true, 0, N, N},
       {"empty x", 21, E::Uint8, {0, 4}, E::Float, {4}, true, 1, N, N},
       {"scalar x", 13, E::Int8, {}, E::Float, {}, true, N, N, N},
   };
@@ -218,6 +227,9 @@ TEST_CASE("DequantizeLinear: an output large enough to split over threads equals
   check_case({"uint8 per tensor (q8 embeddings)", 21, E::Uint8, {1, 100, 3000}, E::Float, {}, true, N, N, N}, rng);
   check_case({"int4 blocked, float16", 21, E::Int4, {300, 1000}, E::Float16, {300, 32}, true, 1, 32, N}, rng);
   check_case({"int8 per axis 1, bfloat16", 21, E::Int8, {3, 100, 1001}, E::Bfloat16, {100}, true, 1, N, N}, rng);
+  // (parts start on multiples of 8 elements, within blocks of 32: the row kernel takes over at the next block)
+  check_case({"int4 blocked, float16, no zero point", 21, E::Int4, {300, 1000}, E::Float16, {300, 32}, false, 1, 32, N}, rng);
+  check_case({"uint4 blocked, bfloat16, no zero point, odd rows", 21, E::Uint4, {200, 1003}, E::Bfloat16, {200, 32}, false, 1, 32, N}, rng);
 }
 
 TEST_CASE("DequantizeLinear: inference: output types per version, symbolic and unknown shapes") {
