@@ -4,8 +4,8 @@
 // tiles of each width (64 codes of 2 bits, 32 of 4, 16 of 8, 8 of 16, 4 of 32; signed and
 // unsigned), with canaries after the output; and the half and bfloat16 narrowings against the
 // scalar conversions on special values and random bit patterns; the 4-bit to 16-bit table kernels
-// (x32-lut4-to16) at their tile edges likewise. Natively there are no SIMD
-// kernels (a WARN); the wasm build REQUIREs them.
+// (x32-lut4-to16) at their tile edges likewise, and the row kernel into halves for every half
+// scale. Natively there are no SIMD kernels (a WARN); the wasm build REQUIREs them.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -194,6 +194,36 @@ TEST_CASE("4-bit row kernels: blocks of every size and count at the tile edges, 
               REQUIRE(out == twin);
             }
           }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("4-bit row kernels into halves: every half scale, every nibble, bit for bit") {
+  // Each of the 65,536 half scales (normal, subnormal, zero, infinite, NaN, both signs) scales a
+  // block holding every nibble twice, for signed and unsigned codes and every zero point from -9
+  // to 16, through the row kernel, against the table kernel of the scalar set.
+  std::vector<uint8_t> packed(16);   // 32 codes: 0, 1, ..., 15 twice
+  for (size_t i = 0; i < packed.size(); ++i) packed[i] = static_cast<uint8_t>((2 * i % 16) | ((2 * i + 1) % 16) << 4);
+  const DequantizeKernels& scalar = dequantize_kernels_scalar();
+  for (const DequantizeKernels* k : kernel_sets()) {
+    for (const bool is_signed : {false, true}) {
+      for (int32_t zero = -9; zero <= 16; ++zero) {
+        INFO(k->target << (is_signed ? " s4" : " u4") << " zero " << zero);
+        std::vector<uint16_t> out(32 * 256), want(32 * 256);
+        std::vector<uint16_t> scales(256);
+        for (uint32_t hi = 0; hi < 256; ++hi) {   // 256 rows of 256 blocks: every half once
+          for (uint32_t lo = 0; lo < 256; ++lo) scales[lo] = static_cast<uint16_t>(hi << 8 | lo);
+          std::vector<uint8_t> row(16 * 256);
+          for (size_t b = 0; b < 256; ++b) std::memcpy(row.data() + 16 * b, packed.data(), 16);
+          k->lut4_row_half(32 * 256, 32, row.data(), 0, is_signed, zero, scales.data(), out.data());
+          for (size_t b = 0; b < 256; ++b)
+            scalar.lut4_to_half(32, row.data(), 32 * b, is_signed, zero, half_to_float(scales[b]), want.data() + 32 * b);
+          size_t b = 0;   // the first block that differs, if any
+          while (b < 256 && std::memcmp(out.data() + 32 * b, want.data() + 32 * b, 64) == 0) ++b;
+          INFO("scale 0x" << std::hex << (b < 256 ? scales[b] : 0));
+          REQUIRE(b == 256);
         }
       }
     }
