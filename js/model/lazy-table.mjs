@@ -49,10 +49,25 @@ export class LazyTable {
    */
   static async open(x) {
     await checkRange(x);
+    const table = new LazyTable(x);
     // (a read of no runs opens what runs will read from, so that the first run does not: the
     // read handle of an OPFS file, which Chromium keeps open; docs/notes/2026-11-27-opfs-reads.md)
-    await x.source.readRuns?.([], x.offset + x.bytes);
-    return new LazyTable(x);
+    try {
+      await x.source.readRuns?.([], x.offset + x.bytes);
+    } catch (e) {
+      throw LazyTable.#cannotRead(table, e);
+    }
+    return table;
+  }
+
+  // The error of a read of table t that failed with e (ShortRead: the source is too short).
+  /**
+   * @param {LazyTable} t
+   * @param {any} e
+   */
+  static #cannotRead(t, e) {
+    const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${t.offset + t.bytes}` : e.message;
+    return new ExternalDataError(`table '${t.name}' (${sizeText(t.bytes)}) is kept in '${t.location}', which cannot be read: ${why}`);
   }
 
   // A block of `count` rows, to be filled by #readAll.
@@ -107,9 +122,7 @@ export class LazyTable {
         await /** @type {Required<import('./sources.mjs').Source>} */ (source).readRuns(runs, end);
       } catch (e) {
         const short = e instanceof ShortRead ? group.find(([t]) => t.offset + t.bytes > e.size) : undefined;
-        const t = (short ?? group[0])[0];
-        const why = e instanceof ShortRead ? `it now holds ${e.size} bytes, and the table needs ${t.offset + t.bytes}` : e.message;
-        throw new ExternalDataError(`table '${t.name}' (${sizeText(t.bytes)}) is kept in '${t.location}', which cannot be read: ${why}`);
+        throw LazyTable.#cannotRead((short ?? group[0])[0], e);
       }
     }));
     for (const r of done) if (r.status === 'rejected') throw r.reason;
