@@ -123,6 +123,7 @@ const CASES = [
   { name: 'int4 blocked along axis 0, gathered on axis 1: GatherBlockQuantized', opset: 23, type: 'int4', dims: [33, 8], scaleType: 'float32', scaleDims: [3, 8], zero: true, dq: { axis: 0, block_size: 16 }, axis: 1, idDims: [4], fused: true },
   // Types and blocks ONNX's Gather and GatherBlockQuantized do not take: onnx-wasm's Gather.
   { name: 'int4 blocked with block 8 (GatherBlockQuantized needs 16 or more): onnx-wasm Gather, zero points of 12 bits a row', opset: 21, type: 'int4', dims: [10, 24], scaleType: 'float32', scaleDims: [10, 3], zero: true, dq: { block_size: 8 }, idDims: [3], fused: true },
+  { name: 'int4 blocked with block 48, no zero point, float16 scales, rows of 101 codes (starting within a byte): the 4-bit row kernel', opset: 21, type: 'int4', dims: [9, 101], scaleType: 'float16', scaleDims: [9, 3], dq: { block_size: 48 }, idDims: [2, 3], fused: true },
   { name: 'uint4 blocked with block 24 (not a power of 2), 3 blocks a row, the last partial, float16 scales', opset: 21, type: 'uint4', dims: [9, 70], scaleType: 'float16', scaleDims: [9, 3], zero: true, dq: { block_size: 24 }, idDims: [2, 2], fused: true },
   { name: 'int4 per axis 1 (not blocked), rows of 5 codes', opset: 21, type: 'int4', dims: [12, 5], scaleType: 'float32', scaleDims: [5], zero: true, idDims: [4], fused: true },
   { name: 'uint2 per tensor', opset: 25, type: 'uint2', dims: [10, 12], scaleType: 'float32', scaleDims: [], zero: true, idDims: [3], fused: true },
