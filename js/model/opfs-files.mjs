@@ -294,6 +294,9 @@ export function opfsFiles(fetchRange) {
      * @param {Uint8Array} target
      */
     async read(entry, name, runs, end, target) {
+      // (a read of no runs is made to open the handle that runs will keep using: where handles
+      // have no mode, Firefox, each read opens its own, and there is nothing to open ahead)
+      if (runs.length === 0 && !(typeof FileSystemSyncAccessHandle === 'function' && 'mode' in FileSystemSyncAccessHandle.prototype)) return;
       const { handle, kept } = await reader(entry, name);
       try {
         const size = handle.getSize();
