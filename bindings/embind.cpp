@@ -30,6 +30,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -655,15 +656,31 @@ val op_versions() {
 // table by rows): one line a (domain, op), "domain\top\trowsInput\trowsAxis\trowsAlso", in the table's
 // order. One string: opVersions() builds every row as objects, which a session's first result
 // would wait for (docs/performance.md, "Figures behind design choices").
-std::string registry_index() {
+// (The first row of each pair is found by comparing names with the pairs listed so far, newest
+// first: a table's rows of one op are adjacent, so the search ends at once. It runs in a session's
+// first create, in code the engine has just compiled, where searching the string built so far for
+// each row was a part of that create worth saving: docs/performance.md.)
+std::string build_registry_index() {
   std::string out;
+  std::vector<const ow::OpVersion*> listed;
   for (const ow::OpVersion& v : ow::op_versions()) {
-    const std::string head = std::string(v.domain) + "\t" + v.op + "\t";
-    if (out.find(head) == 0 || out.find("\n" + head) != std::string::npos) continue;
-    out += head + std::to_string(v.caps.rows_input) + "\t" + (v.caps.rows_axis ? v.caps.rows_axis : "") + "\t" +
-           std::to_string(v.caps.rows_also) + "\n";
+    auto same = [&v](const ow::OpVersion* x) { return std::strcmp(x->op, v.op) == 0 && std::strcmp(x->domain, v.domain) == 0; };
+    if (std::find_if(listed.rbegin(), listed.rend(), same) != listed.rend()) continue;
+    listed.push_back(&v);
+    out.append(v.domain).append("\t").append(v.op).append("\t").append(std::to_string(v.caps.rows_input)).append("\t");
+    out.append(v.caps.rows_axis ? v.caps.rows_axis : "").append("\t").append(std::to_string(v.caps.rows_also)).append("\n");
   }
   return out;
+}
+
+// That string's UTF-8 bytes, as a Uint8Array over wasm memory. Memory: the module owns the string,
+// built when the module starts (so that no create finds the heap grown by it) and kept for its
+// life; the caller copies the bytes out before anything can grow memory. (A view, not a
+// std::string: Embind's std::string decoder tests every byte in JS, which a first create ran
+// uncompiled.)
+const std::string kRegistryIndex = build_registry_index();
+val registry_index() {
+  return val(emscripten::typed_memory_view(kRegistryIndex.size(), reinterpret_cast<const unsigned char*>(kRegistryIndex.data())));
 }
 
 // { kernels, threads (how many the largest gathers will use), minOpset, maxOpset (of the default

@@ -1,7 +1,7 @@
 // @ts-check
 // What js/ checks against the registry on every session create: which (domain, op) pairs run, and
 // which input of each may be a table read by rows, along the axis of which attribute. Read once,
-// from the binding's registryIndex (one string), not from opVersions(): building every row as
+// from the binding's registryIndex (one string's bytes), not from opVersions(): building every row as
 // objects was work a session's first result waited for (docs/performance.md, "Figures behind
 // design choices").
 import { getModule } from './runtime.mjs';
@@ -21,7 +21,8 @@ let facts = null;
 export function registryFacts() {
   if (facts) return facts;
   const byDomain = new Map();
-  for (const line of getModule().registryIndex().split('\n')) {
+  // (slice: a copy, which TextDecoder takes where wasm memory is shared, the threads build)
+  for (const line of new TextDecoder().decode(getModule().registryIndex().slice()).split('\n')) {
     if (!line) continue;
     const [domain, op, rowsInput, rowsAxis, rowsAlso] = line.split('\t');
     if (!byDomain.has(domain)) byDomain.set(domain, new Map());

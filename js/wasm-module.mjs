@@ -77,7 +77,8 @@
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: number[]) => number[] | Failure} runNode
  * @property {(domain: string, op: string, opset: number, attrs: WasmAttribute[], inputs: WasmValueInfo[]) => WasmValueInfo[] | Failure} inferNode
  * @property {() => WasmOpVersion[]} opVersions
- * @property {() => string} registryIndex one line a (domain, op) in the table's order, "domain\top\trowsInput\trowsAxis\n" (a cheaper read than opVersions)
+ * @property {() => Uint8Array} registryIndex a view of wasm memory (the module's; copy it before memory can grow) holding one
+ *   line a (domain, op) in the table's order, "domain\top\trowsInput\trowsAxis\trowsAlso\n", in UTF-8 (a cheaper read than opVersions)
  * @property {() => { kernels: string, threads: number, minOpset: number, maxOpset: number, domains: { domain: string, minOpset: number, maxOpset: number }[] }} runtimeFacts
  * @property {() => boolean} threadsActive
  * @property {() => void} enableThreads
