@@ -255,7 +255,7 @@ export declare function inferShapes(node: NodeLike, inputs: readonly (ValueInfo 
 
 /** One version of one op in the registry, as {@link opVersions} lists it. */
 export interface OpVersion {
-  /** '' for the default ONNX domain, else the domain ('com.microsoft', or 'onnx-wasm' for its Gather of every element type). */
+  /** '' for the default ONNX domain, else the domain ('com.microsoft', or 'onnx-wasm' for its Gather of every element type and its GatherBlockQuantized with a multiplier). */
   domain: string;
   op: 'Gather' | 'Flatten' | 'Reshape' | 'Shape' | 'Size' | 'Identity' | 'Unsqueeze' | 'Squeeze' | 'Concat' | 'Slice' | 'Range' | 'ConstantOfShape' | 'Cast' | 'CastLike' | 'GatherElements' | 'GatherND' | 'Add' | 'Sub' | 'Mul' | 'Div' | 'DequantizeLinear' | 'GatherBlockQuantized';
   /** The opset (of its domain) in which this version appeared. */

@@ -111,6 +111,14 @@ constexpr InputSpec kGbqInputs[] = {
     {"scales", "T2", {E::Float, E::Float16, E::Bfloat16}},
     {"zero_points", "T1", kGbqData, false, true},
 };
+// onnx-wasm GatherBlockQuantized: the same, and a multiplier of the scales' type (one element).
+constexpr InputSpec kGbqMulInputs[] = {
+    {"data", "T1", kGbqData},
+    {"indices", "Tind", kIndexTypes},
+    {"scales", "T2", {E::Float, E::Float16, E::Bfloat16}},
+    {"zero_points", "T1", kGbqData, false, true},
+    {"multiplier", "T2", {E::Float, E::Float16, E::Bfloat16}, false, true},
+};
 constexpr AttrSpec kGbqAttrs[] = {{"gather_axis", AttrKind::Int, false},
                                   {"quantize_axis", AttrKind::Int, false},
                                   {"block_size", AttrKind::Int, false},
@@ -230,6 +238,10 @@ Span<OpVersion> op_versions() {
       // onnx-wasm's own Gather: Gather-13 for every element type, sub-byte ones included.
       {"onnx-wasm", "Gather", 1, 1, In<kWithInt2>::gather, kAxis, parse_gather, infer_gather, run_gather, kGatherCaps,
        "https://github.com/onnx-wasm/onnx-wasm/blob/main/docs/tensors-and-nodes.md#onnx-wasm-gather"},
+      // onnx-wasm's GatherBlockQuantized: com.microsoft's, then a Mul by a one-element multiplier.
+      {"onnx-wasm", "GatherBlockQuantized", 1, 1, kGbqMulInputs, kGbqAttrs, parse_gather_block_quantized,
+       infer_gather_block_quantized, run_gather_block_quantized, kGbqCaps,
+       "https://github.com/onnx-wasm/onnx-wasm/blob/main/docs/tensors-and-nodes.md#onnx-wasm-gatherblockquantized"},
 
       {"", "Concat", 1, 3, In<kFloats>::concat, kAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 1)},
       {"", "Concat", 4, 10, In<kClassic>::concat, kConcatAxis, parse_concat, infer_concat, run_concat, kNone, SPEC(Concat, 4)},

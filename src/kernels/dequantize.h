@@ -18,18 +18,22 @@ using NarrowFn = void (*)(size_t count, const float* in, uint16_t* out);
 // out[i] = narrow(float(code - zero) * scale), narrow float_to_half or float_to_bfloat16, the same
 // bits as DequantizeFn then NarrowFn. A call makes a table of the 16 codes' outputs (each computed
 // as above) and maps its codes through it: 16 conversions a call however many codes, so it pays
-// on runs of 16 codes or more.
+// on runs of 16 codes or more. With a `multiplier` (null: none), each output is then multiplied by
+// it as Mul multiplies two 16-bit values: out = narrow(widen(out) * *multiplier), the multiplier
+// the other operand widened to float; done on the table's 16 entries, so that GatherBlockQuantized
+// followed by a Mul by a constant costs a Mul per entry, not per output (ops/gather_block_quantized.cpp).
 using DequantizeTo16Fn = void (*)(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
-                                  uint16_t* out);
+                                  const float* multiplier, uint16_t* out);
 
 // A row of 4-bit codes in blocks of `block_size` (> 0) that each have their own scale, to 16-bit
 // outputs of the scales' type (halves or bfloat16s): `count` codes from logical element `first`,
 // code i scaled by scales[i / block_size] widened to float, one zero point for all: the same bits
 // as DequantizeTo16Fn called block by block. Per call rather than per block, the SIMD kernel
 // widens the scales four at a time and computes the codes' differences once for every block's
-// table (an embedding row of GatherBlockQuantized: ops/gather_block_quantized.cpp).
+// table (an embedding row of GatherBlockQuantized: ops/gather_block_quantized.cpp). `multiplier`
+// as DequantizeTo16Fn's.
 using DequantizeRowTo16Fn = void (*)(size_t count, size_t block_size, const uint8_t* packed, size_t first, bool is_signed,
-                                     int32_t zero, const uint16_t* scales, uint16_t* out);
+                                     int32_t zero, const uint16_t* scales, const float* multiplier, uint16_t* out);
 
 struct DequantizeKernels {
   const char* target;

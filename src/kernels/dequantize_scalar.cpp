@@ -1,4 +1,5 @@
 // The scalar dequantization kernels (kernels/dequantize.h).
+#include "binary.h"   // (ONNXWASM_PLAIN_LOOP)
 #include "dequantize.h"
 
 #include "float16.h"
@@ -24,16 +25,24 @@ void to_bfloat16(size_t count, const float* in, uint16_t* out) {
   for (size_t i = 0; i < count; ++i) out[i] = float_to_bfloat16(in[i]);
 }
 
-// x1-lut4-to16-scalar: the table of the 16 nibbles' outputs (8..15 are -8..-1 when signed), then
-// a lookup a code.
+// x1-lut4-to16-scalar: the table of the 16 nibbles' outputs (8..15 are -8..-1 when signed), each
+// multiplied by the multiplier if any, then a lookup a code.
 template <bool kBfloat16>
-__attribute__((noinline)) void lut4_to16(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale, uint16_t* out) {
+__attribute__((noinline)) void lut4_to16(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
+                                         const float* multiplier, uint16_t* out) {
   if (count == 0) return;
   uint16_t table[16];
+  // (plain loops: unrolled, with two conversions inlined an entry, they made the module 4 KB larger)
+  ONNXWASM_PLAIN_LOOP
   for (int32_t n = 0; n < 16; ++n) {
     const int32_t code = is_signed && n >= 8 ? n - 16 : n;
     const float f = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(code) - static_cast<uint32_t>(zero))) * scale;
     table[n] = kBfloat16 ? float_to_bfloat16(f) : float_to_half(f);
+  }
+  if (multiplier) {
+    ONNXWASM_PLAIN_LOOP
+    for (uint16_t& t : table)
+      t = kBfloat16 ? float_to_bfloat16(bfloat16_to_float(t) * *multiplier) : float_to_half(half_to_float(t) * *multiplier);
   }
   for (size_t i = 0; i < count; ++i) out[i] = table[packed_code(packed, first + i, 4, false)];
 }
@@ -42,10 +51,11 @@ __attribute__((noinline)) void lut4_to16(size_t count, const uint8_t* packed, si
 // block: lut4_to16 is not inlined, which kept 2.4 KB of code out of every build).
 template <bool kBfloat16>
 void lut4_row_to16(size_t count, size_t block_size, const uint8_t* packed, size_t first, bool is_signed, int32_t zero,
-                   const uint16_t* scales, uint16_t* out) {
+                   const uint16_t* scales, const float* multiplier, uint16_t* out) {
   for (size_t i = 0; i < count; i += block_size, ++scales) {
     const float scale = kBfloat16 ? bfloat16_to_float(*scales) : half_to_float(*scales);
-    lut4_to16<kBfloat16>(count - i < block_size ? count - i : block_size, packed, first + i, is_signed, zero, scale, out + i);
+    lut4_to16<kBfloat16>(count - i < block_size ? count - i : block_size, packed, first + i, is_signed, zero, scale, multiplier,
+                         out + i);
   }
 }
 

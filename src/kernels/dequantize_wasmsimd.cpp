@@ -167,7 +167,8 @@ void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
 // codes after the last whole tile (or half tile) are looked up one at a time in the same table.
 // x32-lut4-row-to16-wasmsimd: the same for a row of blocks, each with its own scale: the codes'
 // differences (code - zero, as floats) are computed once a call, the scales widened four at a
-// time, so that a block's table is 4 multiplications and 4 narrowings.
+// time, so that a block's table is 4 multiplications and 4 narrowings. With a multiplier, each
+// table's entries are widened again, multiplied by it and narrowed (the scalar twin's steps).
 
 // The 16 nibbles' differences from the zero point as floats, four a vector. Nibbles 8..15 of signed
 // codes are -8..-1: 16 more is subtracted from them, with the zero point (in uint32, so that it
@@ -186,11 +187,15 @@ struct Lut4Table {
   v128_t t0, t1, low, high;
 };
 
+// (scaled: each entry is then multiplied by `multiplier`, four float lanes of it, as the scalar
+// twin does: the entry as a 16-bit value, widened (half_round4: the same float without the bits;
+// bfloat16: its rounding, then the low bits cleared), times the multiplier, rounded once more)
 template <bool kBfloat16>
-inline Lut4Table lut4_table(const v128_t d[4], v128_t scale) {
+inline Lut4Table lut4_table(const v128_t d[4], v128_t scale, bool scaled, v128_t multiplier) {
   v128_t bits[4];
   for (int q = 0; q < 4; ++q) {
-    const v128_t f = wasm_f32x4_mul(d[q], scale);
+    v128_t f = wasm_f32x4_mul(d[q], scale);
+    if (scaled) f = wasm_f32x4_mul(kBfloat16 ? wasm_i32x4_shl(bfloat16_bits4(f), 16) : half_round4(f), multiplier);
     bits[q] = kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
   }
   Lut4Table t;
@@ -240,19 +245,22 @@ __attribute__((noinline)) void lut4_lookup(size_t count, const uint8_t* packed, 
 
 template <bool kBfloat16>
 void x32_lut4_to16_wasmsimd(size_t count, const uint8_t* packed, size_t first, bool is_signed, int32_t zero, float scale,
-                            uint16_t* out) {
+                            const float* multiplier, uint16_t* out) {
   if (count == 0) return;
   v128_t d[4];
   lut4_differences(is_signed, zero, d);
-  lut4_lookup(count, packed, first, lut4_table<kBfloat16>(d, wasm_f32x4_splat(scale)), out);
+  const v128_t m = wasm_f32x4_splat(multiplier ? *multiplier : 1.0f);
+  lut4_lookup(count, packed, first, lut4_table<kBfloat16>(d, wasm_f32x4_splat(scale), multiplier != nullptr, m), out);
 }
 
 template <bool kBfloat16>
 void x32_lut4_row_to16_wasmsimd(size_t count, size_t block_size, const uint8_t* packed, size_t first, bool is_signed,
-                                int32_t zero, const uint16_t* scales, uint16_t* out) {
+                                int32_t zero, const uint16_t* scales, const float* multiplier, uint16_t* out) {
   if (count == 0) return;
   v128_t d[4];
   lut4_differences(is_signed, zero, d);
+  const bool scaled = multiplier != nullptr;
+  const v128_t m = wasm_f32x4_splat(scaled ? *multiplier : 1.0f);
   const size_t blocks = (count + block_size - 1) / block_size;
   alignas(16) float widened[4];
   for (size_t b = 0; b < blocks; ++b) {
@@ -269,7 +277,7 @@ void x32_lut4_row_to16_wasmsimd(size_t count, size_t block_size, const uint8_t* 
       wasm_v128_store(widened, kBfloat16 ? wasm_i32x4_shl(h, 16) : half_to_float4(h));
     }
     const size_t i = b * block_size, n = count - i < block_size ? count - i : block_size;
-    lut4_lookup(n, packed, first + i, lut4_table<kBfloat16>(d, wasm_v128_load32_splat(&widened[b % 4])), out + i);
+    lut4_lookup(n, packed, first + i, lut4_table<kBfloat16>(d, wasm_v128_load32_splat(&widened[b % 4]), scaled, m), out + i);
   }
 }
 

@@ -219,7 +219,7 @@ void emit(const Run& r, size_t first, size_t count, int64_t s, float* scratch) {
   const float scale = scale_at(r, s);
   // (the table costs 16 conversions a call: shorter runs go through the scratch)
   if (r.to16 && count >= 16) {
-    r.to16(count, r.x, first, r.xt->is_signed, zero, scale, static_cast<uint16_t*>(r.dst) + first);
+    r.to16(count, r.x, first, r.xt->is_signed, zero, scale, nullptr, static_cast<uint16_t*>(r.dst) + first);
     return;
   }
   if (r.out_type == ElementType::Float) {
@@ -286,7 +286,7 @@ void dequantize_range(const Run& r, size_t begin, size_t end, float* scratch) {
         // From a block's start to the row's end (or the part's): one call of the row kernel.
         stop = std::min(end, (o + 1) * axis_dim);
         r.row16(stop - i, static_cast<size_t>(r.block_size), r.x, i, r.xt->is_signed, 0,
-                static_cast<const uint16_t*>(r.scale) + s, static_cast<uint16_t*>(r.dst) + i);
+                static_cast<const uint16_t*>(r.scale) + s, nullptr, static_cast<uint16_t*>(r.dst) + i);
         i = stop;
         continue;
       }

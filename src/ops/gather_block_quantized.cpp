@@ -9,10 +9,18 @@
 // - output: data's dims with gather_axis replaced by the indices' dims (the last one in codes).
 // Unlike onnxruntime, which writes zeros for an index out of range, such an index is an
 // IndexOutOfRangeError, as Gather's.
+// onnx-wasm GatherBlockQuantized (version 1, docs/tensors-and-nodes.md#onnx-wasm-gatherblockquantized):
+// the same with a fifth, optional input, `multiplier`, one element of the scales' type: the output
+// then Mul(output, multiplier), each element as Mul computes it (in float, rounded to the output's
+// type), without the intermediate tensor. A session runs onnxruntime-genai's GatherBlockQuantized
+// -> Mul by a constant scale as this (js/model/fuse.mjs); 4-bit codes into 16-bit outputs multiply
+// the table of a block's 16 outputs (kernels/dequantize.h), the other forms each output.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
+#include "../kernels/binary.h"
 #include "../kernels/dequantize.h"
 #include "../kernels/float16.h"
 #include "../parallel.h"
@@ -115,7 +123,24 @@ struct Run {
   DequantizeFn dequantize;
   DequantizeTo16Fn to16;  // non-null: 16-bit outputs are written by it, without the float scratch
   DequantizeRowTo16Fn row16;  // with to16: a whole row of blocks that have the default zero point
+  const float* multiplier;    // null: none; else its value widened to float (see multiply)
+  uint16_t multiplier_bits;   // a 16-bit multiplier as given
 };
+
+// Mul(out, multiplier) of `count` outputs of type t in place, as ops/arith.cpp's Mul computes it:
+// floats multiplied, halves and bfloat16s widened, multiplied and rounded back to nearest even.
+void multiply(const Run& r, ElementType t, size_t count, void* out) {
+  if (t == ElementType::Float) {
+    float* f = static_cast<float*>(out);
+    binary_kernels_best().f32[kBinaryMul][kTensorScalar](count, f, r.multiplier, f);
+  } else if (t == ElementType::Float16) {
+    uint16_t* h = static_cast<uint16_t*>(out);
+    binary_kernels_best().f16[kBinaryMul][kTensorScalar](count, h, &r.multiplier_bits, h);
+  } else {
+    uint16_t* b = static_cast<uint16_t*>(out);
+    for (size_t i = 0; i < count; ++i) b[i] = float_to_bfloat16(bfloat16_to_float(b[i]) * *r.multiplier);
+  }
+}
 
 float scale_at(const Run& r, int64_t i) {
   switch (r.scale_type) {
@@ -175,7 +200,8 @@ void dequantize_block(const Run& r, int64_t first, float* out) {
 // The same into 16-bit outputs through r.to16 (4-bit codes, float16 or bfloat16 scales).
 void dequantize_block_to16(const Run& r, int64_t first, uint16_t* out) {
   for_each_run(r, first, [&](int64_t i, int64_t count, int64_t e, int64_t s) {
-    r.to16(static_cast<size_t>(count), r.data, static_cast<size_t>(e), r.is_signed, zero_at(r, s), scale_at(r, s), out + i);
+    r.to16(static_cast<size_t>(count), r.data, static_cast<size_t>(e), r.is_signed, zero_at(r, s), scale_at(r, s), r.multiplier,
+           out + i);
   });
 }
 
@@ -191,12 +217,12 @@ void row_to16(const Run& r, int64_t first, uint16_t* out) {
   const uint16_t* scale = static_cast<const uint16_t*>(r.scales) + s;
   if (!r.zeros) {
     r.row16(static_cast<size_t>(r.block), static_cast<size_t>(r.block_size), r.data, static_cast<size_t>(first), r.is_signed,
-            r.default_zero, scale, out);
+            r.default_zero, scale, r.multiplier, out);
     return;
   }
   for (int64_t i = 0; i < r.block; i += r.block_size, ++s, ++scale)
     r.to16(static_cast<size_t>(std::min(r.block_size, r.block - i)), r.data, static_cast<size_t>(first + i), r.is_signed,
-           zero_at(r, s), kHalf ? half_to_float(*scale) : bfloat16_to_float(*scale), out + i);
+           zero_at(r, s), kHalf ? half_to_float(*scale) : bfloat16_to_float(*scale), r.multiplier, out + i);
 }
 
 // Gathers at least this large (output bytes) are split across threads, as Gather's element
@@ -225,7 +251,9 @@ void run_output_part(void* ctx, size_t part) {
     const int64_t first = (m * p.axis_dim + p.norm[b % p.n]) * r.block;
     const int64_t at = static_cast<int64_t>(b) * r.block;
     if (p.out_type == ElementType::Float) {
-      dequantize_block(r, first, static_cast<float*>(p.dst) + at);
+      float* out = static_cast<float*>(p.dst) + at;
+      dequantize_block(r, first, out);
+      if (r.multiplier) multiply(r, p.out_type, static_cast<size_t>(r.block), out);
       continue;
     }
     if (r.to16) {
@@ -236,8 +264,9 @@ void run_output_part(void* ctx, size_t part) {
       continue;
     }
     dequantize_block(r, first, scratch);
-    (p.out_type == ElementType::Float16 ? p.kernels->to_half : p.kernels->to_bfloat16)(
-        static_cast<size_t>(r.block), scratch, static_cast<uint16_t*>(p.dst) + at);
+    uint16_t* out = static_cast<uint16_t*>(p.dst) + at;
+    (p.out_type == ElementType::Float16 ? p.kernels->to_half : p.kernels->to_bfloat16)(static_cast<size_t>(r.block), scratch, out);
+    if (r.multiplier) multiply(r, p.out_type, static_cast<size_t>(r.block), out);
   }
 }
 
@@ -265,6 +294,13 @@ Status infer_gather_block_quantized(const OpVersion& v, const OpParams& params, 
   const ValueInfo& indices = in[1];
   const ValueInfo& scales = in[2];
   const ValueInfo* zero_points = in.size() > 3 && in[3].type != ElementType::Undefined ? &in[3] : nullptr;
+  if (in.size() > 4 && in[4].type != ElementType::Undefined && in[4].rank_known) {
+    const ValueInfo& m = in[4];
+    bool one = true;   // (unknown dims: checked at run)
+    for (const Dim& d : m.dims) one = one && (!d.is_known() || d.value == 1);
+    if (!one)
+      return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": multiplier " + m.shape_string() + " must hold one element");
+  }
   ValueInfo result;
   result.type = scales.type;
   if (!data.rank_known || !indices.rank_known) {
@@ -309,6 +345,7 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   const Tensor& indices = *in[1];
   const Tensor& scales = *in[2];
   const Tensor* zeros = in.size() > 3 ? in[3] : nullptr;
+  const Tensor* multiplier = in.size() > 4 ? in[4] : nullptr;   // (one element: inference checked it)
   Layout l;
   ONNXWASM_RETURN_IF_ERROR(layout_of(v, p, data.type, data.dims.size(), &l));
 
@@ -354,6 +391,18 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   // float path, where runs may be single codes: one conversion a code rather than 16 a run.
   r.to16 = nullptr;
   r.row16 = nullptr;
+  float multiplier_value = 0;
+  r.multiplier = nullptr;
+  r.multiplier_bits = 0;
+  if (multiplier) {
+    if (scales.type == ElementType::Float) {
+      std::memcpy(&multiplier_value, multiplier->buffer->data(), sizeof(float));
+    } else {
+      std::memcpy(&r.multiplier_bits, multiplier->buffer->data(), sizeof(uint16_t));
+      multiplier_value = scales.type == ElementType::Float16 ? half_to_float(r.multiplier_bits) : bfloat16_to_float(r.multiplier_bits);
+    }
+    r.multiplier = &multiplier_value;
+  }
   if (r.bits == 4 && r.quantize_n == 1 && r.block >= 16 && scales.type != ElementType::Float) {
     r.to16 = scales.type == ElementType::Float16 ? k.lut4_to_half : k.lut4_to_bfloat16;
     r.row16 = scales.type == ElementType::Float16 ? k.lut4_row_half : k.lut4_row_bfloat16;

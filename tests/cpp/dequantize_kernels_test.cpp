@@ -8,6 +8,7 @@
 // scale. Natively there are no SIMD kernels (a WARN); the wasm build REQUIREs them.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -16,6 +17,9 @@
 #include "src/kernels/dequantize.h"
 #include "src/kernels/float16.h"
 #include "tests/cpp/kernel_sets.h"
+#if defined(__wasm_simd128__)
+#include "src/kernels/float16_wasmsimd.h"
+#endif
 
 using namespace onnxwasm;
 
@@ -121,6 +125,8 @@ TEST_CASE("4-bit to 16-bit table kernels: every start and count at the tile edge
                               {"s4 to bfloat16", true, true, &DequantizeKernels::lut4_to_bfloat16}};
   const float scales[] = {0.0f, -0.0f, 1.0f, -0.37f, 1e-7f, 3e-8f, 9000.0f, 3.3e38f, bits_float(0x7F800000u)};
   const int32_t zeros[] = {0, 8, -8, 15, 3, INT32_MIN, INT32_MAX};
+  // (Gemma's embedding scale as a half, a negative one, one that overflows halves, a subnormal, 0, NaN)
+  const float multipliers[] = {50.59375f, -0.3125f, 4096.0f, 0x1.0p-20f, 0.0f, bits_float(0x7FC00000u)};
   const std::vector<const DequantizeKernels*> sets = kernel_sets();
   for (const DequantizeKernels* k : sets) {
     for (const Variant& v : variants) {
@@ -128,14 +134,28 @@ TEST_CASE("4-bit to 16-bit table kernels: every start and count at the tile edge
         for (size_t count = 0; count <= 2 * 32 + 20; ++count) {
           const int32_t zero = zeros[rng() % 7];
           const float scale = rng() % 3 ? static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 313.0f : scales[rng() % 9];
-          INFO(k->target << " " << v.name << " first " << first << " count " << count << " zero " << zero << " scale " << scale);
+          // (a multiplier in half the calls: each output then as Mul computes it, widened, multiplied, narrowed)
+          const float multiplier = multipliers[rng() % 6];
+          const float* m = rng() % 2 ? &multiplier : nullptr;
+          INFO(k->target << " " << v.name << " first " << first << " count " << count << " zero " << zero << " scale " << scale
+                         << " multiplier " << (m ? *m : 1.0f));
           std::vector<uint16_t> out(count + 4, 0xABCD), twin(count + 4, 0xABCD);
-          (k->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, out.data());
-          (sets.front()->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, twin.data());
+          (k->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, m, out.data());
+          (sets.front()->*v.fn)(count, packed.data(), first, v.is_signed, zero, scale, m, twin.data());
           for (size_t i = 0; i < count; ++i) {
             const int64_t d = static_cast<int64_t>(naive_code(packed, first + i, 4, v.is_signed)) - zero;
-            const float want = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(d))) * scale;
-            REQUIRE(out[i] == (v.bfloat16 ? float_to_bfloat16(want) : float_to_half(want)));
+            const float f = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(d))) * scale;
+            uint16_t want = v.bfloat16 ? float_to_bfloat16(f) : float_to_half(f);
+            if (m) want = v.bfloat16 ? float_to_bfloat16(bfloat16_to_float(want) * *m) : float_to_half(half_to_float(want) * *m);
+            // (a NaN times a NaN multiplier: which one's sign the product keeps is the engine's
+            // choice, in wasm as in IEEE 754; such outputs are checked to be NaN)
+            const auto is_nan = [&v](uint16_t h) { return v.bfloat16 ? (h & 0x7F80) == 0x7F80 && (h & 0x7F) : (h & 0x7C00) == 0x7C00 && (h & 0x3FF); };
+            if (m && std::isnan(*m) && is_nan(want)) {
+              REQUIRE(is_nan(out[i]));
+              REQUIRE(is_nan(twin[i]));
+              continue;
+            }
+            REQUIRE(out[i] == want);
             REQUIRE(out[i] == twin[i]);
           }
           for (size_t i = count; i < out.size(); ++i) REQUIRE(out[i] == 0xABCD);
@@ -180,15 +200,17 @@ TEST_CASE("4-bit row kernels: blocks of every size and count at the tile edges, 
               const int32_t zero = zeros[rng() % 6];
               std::vector<uint16_t> scales(blocks);
               for (uint16_t& s : scales) s = rng() % 4 ? static_cast<uint16_t>(rng()) : special_halves[rng() % 10];
+              const float multiplier = -3.5f;   // (in half the cases)
+              const float* m = rng() % 2 ? &multiplier : nullptr;
               INFO(k->target << " " << v.name << " block " << block_size << " blocks " << blocks << " cut " << cut << " first "
-                             << first << " zero " << zero);
+                             << first << " zero " << zero << (m ? " multiplier -3.5" : ""));
               std::vector<uint16_t> out(count + 4, 0xABCD), want(count + 4, 0xABCD), twin(count + 4, 0xABCD);
-              (k->*v.row)(count, block_size, packed.data(), first, v.is_signed, zero, scales.data(), out.data());
-              (scalar.*v.row)(count, block_size, packed.data(), first, v.is_signed, zero, scales.data(), twin.data());
+              (k->*v.row)(count, block_size, packed.data(), first, v.is_signed, zero, scales.data(), m, out.data());
+              (scalar.*v.row)(count, block_size, packed.data(), first, v.is_signed, zero, scales.data(), m, twin.data());
               for (size_t b = 0; b < blocks; ++b) {
                 const float s = v.bfloat16 ? bfloat16_to_float(scales[b]) : half_to_float(scales[b]);
                 const size_t i = b * block_size;
-                (scalar.*v.block)(std::min(block_size, count - i), packed.data(), first + i, v.is_signed, zero, s, want.data() + i);
+                (scalar.*v.block)(std::min(block_size, count - i), packed.data(), first + i, v.is_signed, zero, s, m, want.data() + i);
               }
               REQUIRE(out == want);
               REQUIRE(out == twin);
@@ -203,29 +225,69 @@ TEST_CASE("4-bit row kernels: blocks of every size and count at the tile edges, 
 TEST_CASE("4-bit row kernels into halves: every half scale, every nibble, bit for bit") {
   // Each of the 65,536 half scales (normal, subnormal, zero, infinite, NaN, both signs) scales a
   // block holding every nibble twice, for signed and unsigned codes and every zero point from -9
-  // to 16, through the row kernel, against the table kernel of the scalar set.
+  // to 16, through the row kernel, against the table kernel of the scalar set; without a
+  // multiplier and with Gemma's embedding scale as one.
   std::vector<uint8_t> packed(16);   // 32 codes: 0, 1, ..., 15 twice
   for (size_t i = 0; i < packed.size(); ++i) packed[i] = static_cast<uint8_t>((2 * i % 16) | ((2 * i + 1) % 16) << 4);
   const DequantizeKernels& scalar = dequantize_kernels_scalar();
+  const float gemma = 50.59375f;
   for (const DequantizeKernels* k : kernel_sets()) {
-    for (const bool is_signed : {false, true}) {
-      for (int32_t zero = -9; zero <= 16; ++zero) {
-        INFO(k->target << (is_signed ? " s4" : " u4") << " zero " << zero);
-        std::vector<uint16_t> out(32 * 256), want(32 * 256);
-        std::vector<uint16_t> scales(256);
-        for (uint32_t hi = 0; hi < 256; ++hi) {   // 256 rows of 256 blocks: every half once
-          for (uint32_t lo = 0; lo < 256; ++lo) scales[lo] = static_cast<uint16_t>(hi << 8 | lo);
-          std::vector<uint8_t> row(16 * 256);
-          for (size_t b = 0; b < 256; ++b) std::memcpy(row.data() + 16 * b, packed.data(), 16);
-          k->lut4_row_half(32 * 256, 32, row.data(), 0, is_signed, zero, scales.data(), out.data());
-          for (size_t b = 0; b < 256; ++b)
-            scalar.lut4_to_half(32, row.data(), 32 * b, is_signed, zero, half_to_float(scales[b]), want.data() + 32 * b);
-          size_t b = 0;   // the first block that differs, if any
-          while (b < 256 && std::memcmp(out.data() + 32 * b, want.data() + 32 * b, 64) == 0) ++b;
-          INFO("scale 0x" << std::hex << (b < 256 ? scales[b] : 0));
-          REQUIRE(b == 256);
+    for (const float* m : {static_cast<const float*>(nullptr), &gemma}) {
+      for (const bool is_signed : {false, true}) {
+        for (int32_t zero = -9; zero <= 16; ++zero) {
+          INFO(k->target << (is_signed ? " s4" : " u4") << " zero " << zero << (m ? " multiplier 50.59375" : ""));
+          std::vector<uint16_t> out(32 * 256), want(32 * 256);
+          std::vector<uint16_t> scales(256);
+          for (uint32_t hi = 0; hi < 256; ++hi) {   // 256 rows of 256 blocks: every half once
+            for (uint32_t lo = 0; lo < 256; ++lo) scales[lo] = static_cast<uint16_t>(hi << 8 | lo);
+            std::vector<uint8_t> row(16 * 256);
+            for (size_t b = 0; b < 256; ++b) std::memcpy(row.data() + 16 * b, packed.data(), 16);
+            k->lut4_row_half(32 * 256, 32, row.data(), 0, is_signed, zero, scales.data(), m, out.data());
+            for (size_t b = 0; b < 256; ++b)
+              scalar.lut4_to_half(32, row.data(), 32 * b, is_signed, zero, half_to_float(scales[b]), m, want.data() + 32 * b);
+            size_t b = 0;   // the first block that differs, if any
+            while (b < 256 && std::memcmp(out.data() + 32 * b, want.data() + 32 * b, 64) == 0) ++b;
+            INFO("scale 0x" << std::hex << (b < 256 ? scales[b] : 0));
+            REQUIRE(b == 256);
+          }
         }
       }
     }
   }
 }
+
+#if defined(__wasm_simd128__)
+TEST_CASE("half_round4: every float near a half, and floats of every exponent, as float_to_half then half_to_float") {
+  // The table kernels' multiplier path widens a half without its bits (float16_wasmsimd.h): checked
+  // on each half's value, the floats one ulp either side of it and of the midpoint to the next
+  // half (the ties and their neighbours, both signs), and 2^22 floats, every 12-bit top of the bits
+  // with random low bits; NaN in, NaN out.
+  std::vector<float> xs;
+  for (uint32_t h = 0; h < 0x8000; ++h) {
+    const uint32_t v = float_bits(half_to_float(static_cast<uint16_t>(h)));
+    const uint32_t mid = float_bits((half_to_float(static_cast<uint16_t>(h)) + half_to_float(static_cast<uint16_t>(h + 1))) / 2);
+    for (const uint32_t b : {v - 1, v, v + 1, mid - 1, mid, mid + 1})
+      for (const uint32_t sign : {0u, 0x80000000u}) xs.push_back(bits_float(b | sign));
+  }
+  std::mt19937 rng(41);
+  for (uint32_t top = 0; top < 4096; ++top)
+    for (int k = 0; k < 1024; ++k) xs.push_back(bits_float(top << 20 | (rng() & 0xFFFFF)));
+  for (const float f : {0.0f, -0.0f, 65504.0f, 65519.996f, 65520.0f, -65520.0f, 0x1.0p-25f, 0x1.8p-25f, 0x1.0p-24f, 1e-45f})
+    xs.push_back(f);
+  while (xs.size() % 4) xs.push_back(0.0f);
+  for (size_t i = 0; i < xs.size(); i += 4) {
+    alignas(16) float got[4];
+    wasm_v128_store(got, half_round4(wasm_v128_load(&xs[i])));
+    for (size_t k = 0; k < 4; ++k) {
+      const float want = half_to_float(float_to_half(xs[i + k]));
+      if (std::isnan(want)) {
+        if (!std::isnan(got[k])) FAIL("x 0x" << std::hex << float_bits(xs[i + k]) << ": not NaN");
+        continue;
+      }
+      if (float_bits(got[k]) != float_bits(want))
+        FAIL("x 0x" << std::hex << float_bits(xs[i + k]) << ": 0x" << float_bits(got[k]) << ", want 0x" << float_bits(want));
+    }
+  }
+  SUCCEED(xs.size() << " floats");
+}
+#endif

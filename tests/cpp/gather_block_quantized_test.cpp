@@ -2,7 +2,8 @@
 // (contrib_ops/cpu/quantization/gather_block_quantized.cc, CopyDataAndDequantize): every output
 // element computed on its own from the flat data index, with its own code extraction. Cases: uint8
 // words of 2, 4 and 8-bit codes, int4 and uint4 on either axis, odd block counts, zero points
-// packed in odd counts, negative indices, every scale type; then the errors.
+// packed in odd counts, negative indices, every scale type; then the errors. onnx-wasm
+// GatherBlockQuantized (a multiplier after it) against the same oracle, then Mul's rounding.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -133,8 +134,10 @@ Tensor indices_of(const Case& c) {
 const char* kDomain = "com.microsoft";
 
 // Runs one case through run_node and inference, and compares every element with the oracle.
-void check_case(const Case& c, std::mt19937& rng) {
-  INFO(c.name);
+// With a multiplier (its bits in the scales' type), through onnx-wasm GatherBlockQuantized, each
+// element then as Mul computes it: widened to float, multiplied, rounded to the scales' type.
+void check_case(const Case& c, std::mt19937& rng, const uint32_t* multiplier = nullptr) {
+  INFO(c.name << (multiplier ? " times a multiplier" : ""));
   std::vector<int64_t> scale_dims, zp_dims;
   quantization_dims(c, &scale_dims, &zp_dims);
   Tensor data = make(c.data_type, c.data_dims), scales = make(c.scale_type, scale_dims), zp = make(c.data_type, zp_dims);
@@ -149,9 +152,19 @@ void check_case(const Case& c, std::mt19937& rng) {
   }
   Tensor idx = indices_of(c);
   std::vector<const Tensor*> in = {&data, &idx, &scales};
-  if (c.zero_points) in.push_back(&zp);
+  if (c.zero_points || multiplier) in.push_back(c.zero_points ? &zp : nullptr);
+  Tensor m = make(c.scale_type, {});
+  float mf = 0;
+  if (multiplier) {
+    std::memcpy(m.buffer->data(), multiplier, c.scale_type == E::Float ? 4 : 2);
+    mf = c.scale_type == E::Float ? bits_float(*multiplier)
+         : c.scale_type == E::Float16 ? half_to_float(static_cast<uint16_t>(*multiplier))
+                                      : bits_float(*multiplier << 16);
+    in.push_back(&m);
+  }
+  const char* domain = multiplier ? "onnx-wasm" : kDomain;
   std::vector<Tensor> out;
-  const Status s = run_node(kDomain, "GatherBlockQuantized", 1, attributes_of(c), in, &out);
+  const Status s = run_node(domain, "GatherBlockQuantized", 1, attributes_of(c), in, &out);
   INFO(s.message());
   REQUIRE(s.is_ok());
   REQUIRE(out.size() == 1);
@@ -161,26 +174,31 @@ void check_case(const Case& c, std::mt19937& rng) {
   for (size_t i = 0; i < want.size(); ++i) {
     INFO("element " << i);
     if (c.scale_type == E::Float) {
-      REQUIRE(float_bits(reinterpret_cast<const float*>(out[0].buffer->data())[i]) == float_bits(want[i]));
+      const float w = multiplier ? want[i] * mf : want[i];
+      REQUIRE(float_bits(reinterpret_cast<const float*>(out[0].buffer->data())[i]) == float_bits(w));
     } else {
       const uint16_t got = reinterpret_cast<const uint16_t*>(out[0].buffer->data())[i];
-      REQUIRE(got == (c.scale_type == E::Float16 ? float_to_half(want[i]) : float_to_bfloat16(want[i])));
+      const bool half = c.scale_type == E::Float16;
+      uint16_t w = half ? float_to_half(want[i]) : float_to_bfloat16(want[i]);
+      if (multiplier) w = half ? float_to_half(half_to_float(w) * mf) : float_to_bfloat16(bits_float(static_cast<uint32_t>(w) << 16) * mf);
+      REQUIRE(got == w);
     }
   }
   // Shape inference gives the dims the run made.
   std::vector<ValueInfo> infos = {ValueInfo::of_dims(c.data_type, c.data_dims), ValueInfo::of_dims(c.index_type, c.index_dims),
                                   ValueInfo::of_dims(c.scale_type, scale_dims)};
-  if (c.zero_points) infos.push_back(ValueInfo::of_dims(c.data_type, zp_dims));
+  if (c.zero_points || multiplier) infos.push_back(c.zero_points ? ValueInfo::of_dims(c.data_type, zp_dims) : ValueInfo{});
+  if (multiplier) infos.push_back(ValueInfo::of_dims(c.scale_type, {}));
   std::vector<ValueInfo> inferred;
-  REQUIRE(infer_node(kDomain, "GatherBlockQuantized", 1, attributes_of(c), infos, &inferred).is_ok());
+  REQUIRE(infer_node(domain, "GatherBlockQuantized", 1, attributes_of(c), infos, &inferred).is_ok());
   CHECK(inferred[0].type == c.scale_type);
   CHECK(inferred[0].shape_string() == ValueInfo::of_dims(c.scale_type, out[0].dims).shape_string());
 }
 
 }  // namespace
 
-TEST_CASE("GatherBlockQuantized: outputs equal the oracle's, bit for bit") {
-  const std::vector<Case> cases = {
+const std::vector<Case>& oracle_cases() {
+  static const std::vector<Case> cases = {
       {"uint8 4-bit, 40 codes a row: 3 blocks of 16, zero points in 2 bytes a row", E::Uint8, {7, 20}, 4, 16, 0, 1, E::Float, true, E::Int64, {4}, {0, 6, -1, 3}},
       {"uint8 4-bit, default zero point 8", E::Uint8, {7, 20}, 4, 16, 0, -1, E::Float, false, E::Int32, {2, 2}, {5, -7, 2, 2}},
       {"uint8 2-bit, 36 codes: 3 blocks, zero points in 1 byte a row", E::Uint8, {5, 9}, 2, 16, 0, 1, E::Float16, true, E::Int64, {3}, {4, 0, -2}},
@@ -201,8 +219,33 @@ TEST_CASE("GatherBlockQuantized: outputs equal the oracle's, bit for bit") {
       {"int4, gather axis 1 = quantize axis 1 (blocks of one code), fp16 scales", E::Int4, {3, 40}, 4, 16, 1, 1, E::Float16, true, E::Int64, {3}, {39, 0, 17}},
       {"uint4, quantize axis 0 (runs of one code), bfloat16 scales", E::Uint4, {40, 5}, 4, 16, 0, 0, E::Bfloat16, true, E::Int64, {2}, {33, 1}},
   };
+  return cases;
+}
+
+// A multiplier's bits in type t: Gemma's embedding scale 50.6 (as the type holds it), or -0.3125.
+uint32_t multiplier_bits(E t, bool gemma) {
+  const float f = gemma ? 50.6f : -0.3125f;
+  return t == E::Float ? float_bits(f) : t == E::Float16 ? float_to_half(f) : float_to_bfloat16(f);
+}
+
+TEST_CASE("GatherBlockQuantized: outputs equal the oracle's, bit for bit") {
   std::mt19937 rng(7);
-  for (const Case& c : cases) check_case(c, rng);
+  for (const Case& c : oracle_cases()) check_case(c, rng);
+}
+
+TEST_CASE("onnx-wasm GatherBlockQuantized: the output times a multiplier, as GatherBlockQuantized then Mul, bit for bit") {
+  // Every form above (the table kernels, the row kernel, the float path and the float scratch of
+  // 16-bit outputs), with two multipliers each.
+  std::mt19937 rng(11);
+  for (const Case& c : oracle_cases()) {
+    for (const bool gemma : {true, false}) {
+      const uint32_t m = multiplier_bits(c.scale_type, gemma);
+      check_case(c, rng, &m);
+    }
+  }
+  // A row of the embedding form (uint8 4-bit, float16 scales, no zero points: the row kernel).
+  const uint32_t gemma = multiplier_bits(E::Float16, true);
+  check_case({"uint8 4-bit rows of 256 codes, fp16 scales, blocks of 32", E::Uint8, {9, 128}, 4, 32, 0, 1, E::Float16, false, E::Int64, {1, 5}, {8, 0, -1, 3, 3}}, rng, &gemma);
 }
 
 TEST_CASE("GatherBlockQuantized: an output large enough to split over threads equals the oracle's") {
@@ -217,6 +260,10 @@ TEST_CASE("GatherBlockQuantized: an output large enough to split over threads eq
   check_case({"uint8 4-bit, float scales", E::Uint8, {64, 1024}, 4, 32, 0, 1, E::Float, true, E::Int64, {96}, ids}, rng);
   check_case({"uint8 4-bit, float16 scales", E::Uint8, {64, 1024}, 4, 32, 0, 1, E::Float16, false, E::Int64, {96}, ids}, rng);
   check_case({"int4, bfloat16 scales", E::Int4, {64, 2048}, 4, 64, 0, 1, E::Bfloat16, true, E::Int32, {96}, ids}, rng);
+  for (const E t : {E::Float, E::Float16}) {
+    const uint32_t m = multiplier_bits(t, true);
+    check_case({"uint8 4-bit, a multiplier", E::Uint8, {64, 1024}, 4, 32, 0, 1, t, false, E::Int64, {96}, ids}, rng, &m);
+  }
 }
 
 TEST_CASE("GatherBlockQuantized: symbolic dims, an omitted zero point and inference of uint8's code count") {
@@ -288,6 +335,39 @@ TEST_CASE("GatherBlockQuantized: refused inputs and attributes, with the rule ea
     INFO(s.message());
     CHECK(out.empty());
   }
+}
+
+TEST_CASE("onnx-wasm GatherBlockQuantized: a multiplier that is not one element of the scales' type is refused") {
+  Tensor data = make(E::Uint8, {4, 16}), scales = make(E::Float, {4, 1}), idx = make(E::Int64, {1});
+  Tensor two = make(E::Float, {2}), half = make(E::Float16, {});
+  const Attributes attrs({Int("block_size", 32)});
+  struct Bad {
+    const char* what;
+    const Tensor* multiplier;
+    StatusCode code;
+    const char* message;
+  };
+  const Bad cases[] = {
+      {"two elements", &two, StatusCode::Shape, "onnx-wasm.GatherBlockQuantized-1: multiplier [2] must hold one element"},
+      {"float16 with float scales", &half, StatusCode::Type,
+       "input 4 ('multiplier') has type tensor(float16) but input 2 ('scales') has tensor(float); both are T2, one type"},
+  };
+  for (const Bad& b : cases) {
+    INFO(b.what);
+    std::vector<Tensor> out;
+    const Status s = run_node("onnx-wasm", "GatherBlockQuantized", 1, attrs, {&data, &idx, &scales, nullptr, b.multiplier}, &out);
+    INFO(s.message());
+    CHECK(s.code() == b.code);
+    CHECK(s.message().find(b.message) != std::string::npos);
+    CHECK(out.empty());
+  }
+  std::vector<ValueInfo> inferred;
+  const Status s = infer_node("onnx-wasm", "GatherBlockQuantized", 1, attrs,
+                              {ValueInfo::of_dims(E::Uint8, {4, 16}), ValueInfo::of_dims(E::Int64, {1}),
+                               ValueInfo::of_dims(E::Float, {4, 1}), ValueInfo{}, ValueInfo::of_dims(E::Float, {1, 3})},
+                              &inferred);
+  CHECK(s.code() == StatusCode::Shape);
+  CHECK(s.message() == "onnx-wasm.GatherBlockQuantized-1: multiplier [1, 3] must hold one element");
 }
 
 TEST_CASE("float16 and bfloat16 conversions: every half round-trips; ties go to even") {
