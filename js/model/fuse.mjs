@@ -29,6 +29,13 @@
 //    Only where the table, its scales and zero points are initializers no feed may replace, and
 //    every reader of the dequantized table is a Gather of its rows (input 0). The rewritten Gather
 //    keeps the Gather's name, so its errors name the user's node.
+// 3. com.microsoft GatherBlockQuantized -> Mul by a constant of one element (onnxruntime-genai's
+//    embedding scale): onnx-wasm GatherBlockQuantized with that constant as its multiplier, which
+//    computes each output as the Mul would (the same bits) without the gathered tensor in between.
+//    Only where the Mul (opset 7 or later) is the GatherBlockQuantized's one reader, its output no
+//    graph output, the constant an initializer no feed may replace, of the scales' type (the
+//    scales an initializer too), and of rank 0, or [1] on data of rank 2 or more (the Mul's output
+//    then has the gathered dims). The node keeps the GatherBlockQuantized's name.
 // @ts-check
 import { canonicalDomain } from '../node.mjs';
 
@@ -371,4 +378,42 @@ function alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName,
   nodes.push(node(`${base}/shape`, 'Concat', '', parts, outShape, [intAttribute('axis', 0n)]));
   nodes.push(node(`${base}/unflatten`, 'Reshape', '', [deq, outShape], out, [intAttribute('allowzero', 1n)]));
   return { nodes, tensors };
+}
+
+// 3 above: GatherBlockQuantized -> Mul(constant) as onnx-wasm GatherBlockQuantized.
+/**
+ * @param {GraphProto} g
+ * @param {ReadonlyMap<string, number>} opsets the model's (after fuseDequantizeGather): domain -> version
+ * @returns {{ graph: GraphProto, opsets: Map<string, number> }}
+ */
+export function fuseGatherBlockQuantizedMul(g, opsets) {
+  const isGbq = (/** @type {NodeProto} */ n) => n.opType === 'GatherBlockQuantized' && canonicalDomain(n.domain) === 'com.microsoft';
+  if ((opsets.get('') ?? 0) < 7 || !g.node.some(isGbq)) return { graph: g, opsets: new Map(opsets) };
+  /** @type {Map<string, TensorProto>} */
+  const constant = new Map(g.initializer.map((t) => [t.name, t]));
+  for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
+  const outputs = new Set(g.output.map((o) => o.name));
+  /** @type {Map<string, NodeProto[]>} */
+  const readers = new Map();
+  for (const n of g.node) for (const x of n.input) if (x) readers.set(x, [...(readers.get(x) ?? []), n]);
+  /** @type {Map<NodeProto, NodeProto | null>} */
+  const replaced = new Map();   // node -> its replacement (null: fused away)
+  for (const q of g.node) {
+    if (!isGbq(q) || q.output.length !== 1 || q.input.length > 4 || outputs.has(q.output[0])) continue;
+    const uses = readers.get(q.output[0]) ?? [];
+    const m = uses[0];
+    if (uses.length !== 1 || m.opType !== 'Mul' || canonicalDomain(m.domain) !== '' || m.input.length !== 2 || m.output.length !== 1) continue;
+    const k = m.input.indexOf(q.output[0]);
+    const c = constant.get(m.input[1 - k]), scales = constant.get(q.input[2]), data = constant.get(q.input[0]);
+    if (m.input[1 - k] === q.output[0] || !c || !scales || c.dataType !== scales.dataType || !GBQ_SCALES.has(c.dataType)) continue;
+    if (!(c.dims.length === 0 || (c.dims.length === 1 && c.dims[0] === 1n && (data?.dims.length ?? 0) >= 2))) continue;
+    const [dataName, ids, sName, zName = ''] = q.input;
+    replaced.set(q, null);
+    replaced.set(m, node(q.name, 'GatherBlockQuantized', 'onnx-wasm', [dataName, ids, sName, zName, c.name], m.output[0], q.attribute));
+  }
+  if (!replaced.size) return { graph: g, opsets: new Map(opsets) };
+  return {
+    graph: { ...g, node: g.node.flatMap((n) => (replaced.has(n) ? (replaced.get(n) ? [/** @type {NodeProto} */ (replaced.get(n))] : []) : [n])) },
+    opsets: new Map([['onnx-wasm', 1], ...opsets]),
+  };
 }

@@ -21,7 +21,7 @@ import { checkOps, importedOpsets, topologicalOrder } from './graph.mjs';
 import { constInfo, inferGraph } from './infer-graph.mjs';
 import { loadingOptions } from './load-options.mjs';
 import { foldKnownValues } from './fold.mjs';
-import { foldReshapedInitializers, fuseDequantizeGather } from './fuse.mjs';
+import { foldReshapedInitializers, fuseDequantizeGather, fuseGatherBlockQuantizedMul } from './fuse.mjs';
 import { disposeMemos, makePlan, runMemoStep } from './plan.mjs';
 import { ExternalData } from './resolve-sources.mjs';
 import { sizeText } from './table-facts.mjs';
@@ -246,8 +246,9 @@ export class InferenceSession {
     this.#opset = /** @type {number} */ (imported.get(''));   // (importedOpsets refuses a model without it)
     checkOps(model.graph, imported);
     // (a Reshape of an initializer folded into it; DequantizeLinear(table) -> Gather read as
-    // Gather -> DequantizeLinear: fuse.mjs)
-    const { graph: g, opsets } = fuseDequantizeGather(foldReshapedInitializers(model.graph), imported);
+    // Gather -> DequantizeLinear; GatherBlockQuantized -> Mul(constant) as one node: fuse.mjs)
+    const dq = fuseDequantizeGather(foldReshapedInitializers(model.graph), imported);
+    const { graph: g, opsets } = fuseGatherBlockQuantizedMul(dq.graph, dq.opsets);
 
     /** @type {{ dispose(): void }[]} */
     const owned = [];

@@ -1,10 +1,11 @@
 // The graph rewrites of js/model/fuse.mjs on their own, as tables of graphs: which Reshapes of an
-// initializer fold into it (and the dims they give), and which are left to run. (The rewrites in
+// initializer fold into it (and the dims they give), and which are left to run; which
+// GatherBlockQuantized -> Mul pairs become one onnx-wasm GatherBlockQuantized. (The rewrites in
 // sessions, against onnxruntime-node: tests/js/dequantize-gather.test.mjs and
 // gather-block-quantized.test.mjs.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { foldReshapedInitializers } from '../../js/model/fuse.mjs';
+import { foldReshapedInitializers, fuseGatherBlockQuantizedMul } from '../../js/model/fuse.mjs';
 
 const tensor = (name, dims, extra = {}) => ({
   name, dims: dims.map(BigInt), dataType: 1, floatData: [], int32Data: [], stringData: [], int64Data: [], rawData: new Uint8Array(0),
@@ -48,3 +49,46 @@ for (const c of CASES) {
     assert.deepEqual(c.g.node.map((n) => n.opType).includes('Reshape'), true, 'the graph given is not changed');
   });
 }
+
+// GatherBlockQuantized(data, ids, scales) -> Mul(·, c): data uint8 [8, 16], float16 scales [8, 1].
+const gbq = (output = 'q', extra = {}) => ({ ...node('GatherBlockQuantized', ['data', 'ids', 'scales'], output, [attr('block_size', 32)]), domain: 'com.microsoft', name: 'embed', ...extra });
+const half = (name, dims) => tensor(name, dims, { dataType: 10, rawData: new Uint8Array(2) });
+const gbqTables = [tensor('data', [8, 16], { dataType: 2 }), half('scales', [8, 1])];
+const mulGraph = ({ c = half('c', []), order = ['q', 'c'], more = [], inputs = ['ids'], outputs = ['y'], gbqNode = gbq() } = {}) =>
+  graph([gbqNode, node('Mul', order, 'y'), ...more], [...gbqTables, c], { inputs, outputs });
+const MUL_CASES = [
+  { name: 'a float16 scalar', g: mulGraph(), fused: true },
+  { name: 'the constant first: Mul(c, q)', g: mulGraph({ order: ['c', 'q'] }), fused: true },
+  { name: 'a constant of dims [1] (data of rank 2)', g: mulGraph({ c: half('c', [1]) }), fused: true },
+  { name: 'with zero points', g: mulGraph({ gbqNode: gbq('q', { input: ['data', 'ids', 'scales', 'zp'] }) }), fused: true, zp: 'zp' },
+  { name: 'a constant of two elements: left', g: mulGraph({ c: half('c', [2]) }), fused: false },
+  { name: 'a constant of dims [1, 1] (it would add a dim): left', g: mulGraph({ c: half('c', [1, 1]) }), fused: false },
+  { name: 'a float32 constant with float16 scales: left to Mul, which refuses it', g: mulGraph({ c: tensor('c', []) }), fused: false },
+  { name: 'a constant a feed may replace: left', g: mulGraph({ inputs: ['ids', 'c'] }), fused: false },
+  { name: 'the gathered rows read by another node too: left', g: mulGraph({ more: [node('Identity', ['q'], 'z')], outputs: ['y', 'z'] }), fused: false },
+  { name: 'the gathered rows a graph output too: left', g: mulGraph({ outputs: ['y', 'q'] }), fused: false },
+  { name: 'a Mul of the rows by themselves: left', g: mulGraph({ order: ['q', 'q'] }), fused: false },
+  { name: 'a GatherBlockQuantized of the default domain (not the contrib op): left', g: mulGraph({ gbqNode: gbq('q', { domain: '' }) }), fused: false },
+];
+
+for (const c of MUL_CASES) {
+  test(`GatherBlockQuantized -> Mul, ${c.name}`, () => {
+    const out = fuseGatherBlockQuantizedMul(c.g, new Map([['', 21], ['com.microsoft', 1]]));
+    if (!c.fused) {
+      assert.equal(out.graph, c.g, 'the graph as it was');
+      assert.equal(out.opsets.has('onnx-wasm'), false);
+      return;
+    }
+    assert.equal(out.graph.node.length, 1);
+    const [n] = out.graph.node;
+    assert.deepEqual({ opType: n.opType, domain: n.domain, name: n.name, input: n.input, output: n.output, attribute: n.attribute },
+      { opType: 'GatherBlockQuantized', domain: 'onnx-wasm', name: 'embed', input: ['data', 'ids', 'scales', c.zp ?? '', 'c'], output: ['y'], attribute: c.g.node[0].attribute });
+    assert.equal(out.opsets.get('onnx-wasm'), 1);
+    assert.equal(c.g.node.length, 2, 'the graph given is not changed');
+  });
+}
+
+test('GatherBlockQuantized -> Mul at opset 6 (Mul with a broadcast attribute): left', () => {
+  const g = mulGraph();
+  assert.equal(fuseGatherBlockQuantizedMul(g, new Map([['', 6], ['com.microsoft', 1]])).graph, g);
+});

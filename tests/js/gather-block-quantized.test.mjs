@@ -2,8 +2,9 @@
 // CPU kernel (the reference): one model per form, every output compared byte for byte. The forms:
 // uint8 words of 2, 4 and 8-bit codes, int4 and uint4 on either axis, with and without zero points,
 // float and float16 scales, negative indices, int32 and int64 indices; then onnxruntime-genai's
-// Reshape -> GatherBlockQuantized. Kept in the file: the table, and its scales and zero points with
-// it. (The oracle of every element, bfloat16 scales included, is
+// Reshape -> GatherBlockQuantized, and GatherBlockQuantized -> Mul by a constant (run as one
+// onnx-wasm GatherBlockQuantized: js/model/fuse.mjs). Kept in the file: the table, and its scales
+// and zero points with it. (The oracle of every element, bfloat16 scales included, is
 // tests/cpp/gather_block_quantized_test.cpp.)
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -64,6 +65,14 @@ function model(c) {
     initializers.push(create(TensorProtoSchema, { name: 'shape', dataType: dataType('int64'), dims: [2n], int64Data: [BigInt(c.dims[0]), -1n] }));
     nodes.unshift(create(NodeProtoSchema, { opType: 'Reshape', name: 'unpack', input: ['weight', 'shape'], output: ['data'] }));
   }
+  if (c.mul) {
+    // out = Mul(the gathered rows, embed_scale) (or Mul(embed_scale, rows): c.mul.first), the
+    // constant of the scales' type (c.mul.bits: float32 or float16 bits) and dims c.mul.dims.
+    nodes[nodes.length - 1].output = ['gathered'];
+    const raw = c.scaleType === 'float32' ? new Uint8Array(Uint32Array.of(c.mul.bits).buffer) : new Uint8Array(Uint16Array.of(c.mul.bits).buffer);
+    initializers.push(tensorProto('embed_scale', c.scaleType, c.mul.dims ?? [], raw));
+    nodes.push(create(NodeProtoSchema, { opType: 'Mul', name: 'scale', input: c.mul.first ? ['embed_scale', 'gathered'] : ['gathered', 'embed_scale'], output: ['out'] }));
+  }
   return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
     irVersion: 10n,
     opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 21n }), create(OperatorSetIdProtoSchema, { domain: 'com.microsoft', version: 1n })],
@@ -103,6 +112,12 @@ const CASES = [
   { name: 'int4 with an odd count of codes a row (rows do not start on a byte), zero points', type: 'int4', dims: [7, 33], scaleDims: [7, 3], zeroDims: [7, 3], scaleType: 'float32', attrs: { block_size: 16 }, idType: 'int64' },
   { name: 'int4 gathered along axis 1, quantized along axis 0', type: 'int4', dims: [40, 6], scaleDims: [3, 6], zeroDims: [3, 6], scaleType: 'float32', attrs: { block_size: 16, gather_axis: 1, quantize_axis: 0 }, idType: 'int64' },
   { name: "onnxruntime-genai's Reshape of a MatMulNBits weight, then GatherBlockQuantized", type: 'uint8', dims: [6, 32], reshape: [6, 2, 16], scaleDims: [6, 2], zeroDims: [6, 1], scaleType: 'float16', attrs: { block_size: 32, bits: 4 }, idType: 'int64' },
+  // Then a Mul by a constant (Gemma's embedding scale 50.6: float16 0x5253), through each of the
+  // kernel's paths: the row kernel, the table kernel with zero points, floats, the float scratch.
+  { name: "onnxruntime-genai's Reshape -> GatherBlockQuantized -> Mul by Gemma's scale (float16)", type: 'uint8', dims: [6, 64], reshape: [6, 2, 32], scaleDims: [6, 4], scaleType: 'float16', attrs: { block_size: 32, bits: 4 }, idType: 'int64', mul: { bits: 0x5253 } },
+  { name: 'uint8 4-bit with zero points, float16 scales, then Mul(constant, rows)', type: 'uint8', dims: [9, 20], scaleDims: [9, 3], zeroDims: [9, 2], scaleType: 'float16', attrs: { block_size: 16 }, idType: 'int64', mul: { bits: 0xB500, first: true } },
+  { name: 'uint8 4-bit, float32 scales, then Mul by a constant of dims [1]', type: 'uint8', dims: [9, 20], scaleDims: [9, 3], zeroDims: [9, 2], scaleType: 'float32', attrs: { block_size: 16 }, idType: 'int64', mul: { bits: 0x424A6666, dims: [1] } },
+  { name: 'uint8 2-bit, float16 scales (through floats), then Mul', type: 'uint8', dims: [7, 9], scaleDims: [7, 3], zeroDims: [7, 1], scaleType: 'float16', attrs: { block_size: 16, bits: 2 }, idType: 'int32', mul: { bits: 0x5253 } },
 ];
 
 const ids = [[0, -1, 3], [2, 2, -4]];
@@ -114,6 +129,7 @@ for (const c of CASES) {
     const feed = c.idType === 'int64' ? BigInt64Array.from(ids.flat(), BigInt) : Int32Array.from(ids.flat());
     const want = (await reference.run({ ids: new ort.Tensor(c.idType, feed, [2, 3]) })).out;
     const session = await InferenceSession.create(bytesOfModel);
+    if (c.mul) assert.deepEqual(session.nodes.map((n) => `${n.domain}:${n.opType}`), ['onnx-wasm:GatherBlockQuantized'], 'the Mul fused');
     const { out } = await session.run({ ids: new Tensor(c.idType, feed, [2, 3]) });
     assert.equal(out.type, c.scaleType);
     assert.deepEqual(out.dims, want.dims.map(Number));
