@@ -19,6 +19,7 @@ import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { peakRssMB } from './peak-rss.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLS = 768, ROWS = { 1: 350000, 2.7: 900000, 6: 2000000 };
@@ -42,7 +43,7 @@ function firstIndices(rows) {
 // ---- child: one engine, one mode, one table; prints one JSON line ----
 async function child(engine, mode, dir, rows) {
   const t0 = performance.now();
-  const rss = () => Math.round(process.resourceUsage().maxRSS / 1024);
+  const rss = () => Math.round(peakRssMB());   // (this process's own: peak-rss.mjs)
   if (engine === 'readFileSync') {
     const fs = await import('node:fs');
     try {
@@ -116,7 +117,7 @@ if (args[0] === '--child') {
   try {
     console.log(JSON.stringify(await child(engine, mode, dir, Number(rows))));
   } catch (e) {
-    console.log(JSON.stringify({ error: String(e.message).split('\n')[0].slice(0, 300), rssMB: Math.round(process.resourceUsage().maxRSS / 1024) }));
+    console.log(JSON.stringify({ error: String(e.message).split('\n')[0].slice(0, 300), rssMB: Math.round(peakRssMB()) }));
   }
   process.exit(0);
 }

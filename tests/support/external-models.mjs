@@ -65,9 +65,11 @@ export const externalEntries = (location, offset, length) =>
 // scales; block_size `block`, bits `bits`, gather_axis 0, quantize_axis 1), opsets '' 21 and
 // com.microsoft 1. data: uint8 [rows, cols * bits / 8] (codes packed lowest bits first) at offset
 // 0 of external file `location`, scales: float16 [rows, cols / block] right after it, no zero
-// points; ids: int64 [batch, seq]; out: float16 [batch, seq, cols]. (bench/embeddings.mjs makes
-// the Gemma-sized one, tests/browser/opfs.test.mjs a small one.)
-export function gatherBlockQuantizedModel({ rows, cols, block = 32, bits = 4, location = 'embeddings.bin' }) {
+// points; ids: int64 [batch, seq]; out: float16 [batch, seq, cols]. With `scale` (the bits of a
+// float16), onnxruntime-genai's form: the gathered rows, then out = Mul(them, scale), the scale a
+// float16 scalar initializer (Gemma's embedding scale: round(sqrt(hidden), 2)). (bench/embeddings.mjs
+// makes the Gemma-sized one, tests/browser/opfs.test.mjs a small one.)
+export function gatherBlockQuantizedModel({ rows, cols, block = 32, bits = 4, location = 'embeddings.bin', scale }) {
   const dataBytes = (rows * cols * bits) / 8, scaleBytes = ((rows * cols) / block) * 2;
   const external = (name, type, dims, offset, length) => create(TensorProtoSchema, {
     name, dataType: dataType(type), dims: dims.map(BigInt), dataLocation: 1,
@@ -79,14 +81,15 @@ export function gatherBlockQuantizedModel({ rows, cols, block = 32, bits = 4, lo
     graph: create(GraphProtoSchema, {
       name: 'embeddings',
       node: [create(NodeProtoSchema, {
-        opType: 'GatherBlockQuantized', domain: 'com.microsoft', name: 'embed', input: ['data', 'ids', 'scales'], output: ['out'],
+        opType: 'GatherBlockQuantized', domain: 'com.microsoft', name: 'embed', input: ['data', 'ids', 'scales'], output: [scale === undefined ? 'out' : 'gathered'],
         attribute: [attribute('block_size', block), attribute('bits', bits), attribute('gather_axis', 0), attribute('quantize_axis', 1)],
-      })],
+      }), ...(scale === undefined ? [] : [create(NodeProtoSchema, { opType: 'Mul', name: 'embed_scale', input: ['gathered', 'scale'], output: ['out'] })])],
       input: [valueInfo('ids', 'int64', ['batch', 'seq'])],
       output: [valueInfo('out', 'float16', ['batch', 'seq', cols])],
       initializer: [
         external('data', 'uint8', [rows, (cols * bits) / 8], 0, dataBytes),
         external('scales', 'float16', [rows, cols / block], dataBytes, scaleBytes),
+        ...(scale === undefined ? [] : [create(TensorProtoSchema, { name: 'scale', dataType: dataType('float16'), rawData: new Uint8Array(Uint16Array.of(scale).buffer) })]),
       ],
     }),
   }));
