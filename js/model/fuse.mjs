@@ -32,7 +32,7 @@
 // 3. com.microsoft GatherBlockQuantized -> Mul by a constant of one element (onnxruntime-genai's
 //    embedding scale): onnx-wasm GatherBlockQuantized with that constant as its multiplier, which
 //    computes each output as the Mul would (the same bits) without the gathered tensor in between.
-//    Only where the Mul (opset 7 or later) is the GatherBlockQuantized's one reader, its output no
+//    Only where the Mul (opset 7 or later; 13 for bfloat16) is the GatherBlockQuantized's one reader, its output no
 //    graph output, the constant an initializer no feed may replace, of the scales' type (the
 //    scales an initializer too), and of rank 0, or [1] on data of rank 2 or more (the Mul's output
 //    then has the gathered dims). The node keeps the GatherBlockQuantized's name.
@@ -406,6 +406,7 @@ export function fuseGatherBlockQuantizedMul(g, opsets) {
     const k = m.input.indexOf(q.output[0]);
     const c = constant.get(m.input[1 - k]), scales = constant.get(q.input[2]), data = constant.get(q.input[0]);
     if (m.input[1 - k] === q.output[0] || !c || !scales || c.dataType !== scales.dataType || !GBQ_SCALES.has(c.dataType)) continue;
+    if (c.dataType === BFLOAT16 && /** @type {number} */ (opsets.get('')) < 13) continue;   // (Mul takes bfloat16 from 13: left to refuse it)
     if (!(c.dims.length === 0 || (c.dims.length === 1 && c.dims[0] === 1n && (data?.dims.length ?? 0) >= 2))) continue;
     const [dataName, ids, sName, zName = ''] = q.input;
     replaced.set(q, null);

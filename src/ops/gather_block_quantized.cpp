@@ -296,7 +296,7 @@ Status infer_gather_block_quantized(const OpVersion& v, const OpParams& params, 
   const ValueInfo* zero_points = in.size() > 3 && in[3].type != ElementType::Undefined ? &in[3] : nullptr;
   if (in.size() > 4 && in[4].type != ElementType::Undefined && in[4].rank_known) {
     const ValueInfo& m = in[4];
-    bool one = true;   // (unknown dims: checked at run)
+    bool one = true;   // (an unknown dim: checked by the inference a run makes, where every dim is known)
     for (const Dim& d : m.dims) one = one && (!d.is_known() || d.value == 1);
     if (!one)
       return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": multiplier " + m.shape_string() + " must hold one element");

@@ -92,3 +92,10 @@ test('GatherBlockQuantized -> Mul at opset 6 (Mul with a broadcast attribute): l
   const g = mulGraph();
   assert.equal(fuseGatherBlockQuantizedMul(g, new Map([['', 6], ['com.microsoft', 1]])).graph, g);
 });
+
+test('GatherBlockQuantized -> Mul of bfloat16: fused from opset 13, left before (where Mul refuses bfloat16)', () => {
+  const bf16 = (name, dims) => tensor(name, dims, { dataType: 16, rawData: new Uint8Array(2) });
+  const g = graph([gbq(), node('Mul', ['q', 'c'], 'y')], [tensor('data', [8, 16], { dataType: 2 }), bf16('scales', [8, 1]), bf16('c', [])], { inputs: ['ids'] });
+  assert.equal(fuseGatherBlockQuantizedMul(g, new Map([['', 12], ['com.microsoft', 1]])).graph, g);
+  assert.deepEqual(fuseGatherBlockQuantizedMul(g, new Map([['', 13], ['com.microsoft', 1]])).graph.node.map((n) => `${n.domain}:${n.opType}`), ['onnx-wasm:GatherBlockQuantized']);
+});
