@@ -32,7 +32,8 @@ __attribute__((noinline)) void lut4_to16(size_t count, const uint8_t* packed, si
                                          const float* multiplier, uint16_t* out) {
   if (count == 0) return;
   uint16_t table[16];
-  // (plain loops: unrolled, with two conversions inlined an entry, they made the module 4 KB larger)
+  // (plain loops: clang unrolled them, two conversions inlined an entry, for loops that run once a
+  // call: docs/notes/2026-11-27-gbq-mul.md)
   ONNXWASM_PLAIN_LOOP
   for (int32_t n = 0; n < 16; ++n) {
     const int32_t code = is_signed && n >= 8 ? n - 16 : n;
