@@ -20,6 +20,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "../checked_mul.h"
 #include "../kernels/binary.h"
 #include "../kernels/float16.h"
 #include "ops.h"
@@ -128,9 +129,10 @@ void propagate_values(int op, const ValueInfo& a, const std::vector<int64_t>& b_
   for (size_t d = 0; d < rank; ++d) od[d] = out->dims[d].value;
   for (size_t d = 0; d < a.dims.size(); ++d) ad[rank - a.dims.size() + d] = a.dims[d].value;
   for (size_t d = 0; d < b_dims.size(); ++d) bd[rank - b_dims.size() + d] = b_dims[d];
-  int64_t count = 1;
-  for (int64_t d : od) count *= d;
-  if (count > kMaxValues) return;
+  DimProduct product;   // (dims of another input may be huge beside a 0: no overflow there)
+  for (int64_t d : od) product.mul(d);
+  if (product.overflows() || product.value() > kMaxValues) return;
+  const int64_t count = product.value();
   std::vector<int64_t> values(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) {
     int64_t rest = i, ia = 0, ib = 0, sa = 1, sb = 1;
@@ -151,9 +153,9 @@ void propagate_values(int op, const ValueInfo& a, const std::vector<int64_t>& b_
 
 bool has_values(const ValueInfo& x) {
   if (x.type != ElementType::Int64 || !x.int_values || !x.fully_known()) return false;
-  int64_t n = 1;
-  for (const Dim& d : x.dims) n *= d.value;
-  return static_cast<size_t>(n) == x.int_values->size();
+  DimProduct n;   // (dims of a fuzzed or hand-made ValueInfo may overflow int64)
+  for (const Dim& d : x.dims) n.mul(d.value);
+  return !n.overflows() && static_cast<size_t>(n.value()) == x.int_values->size();
 }
 
 // The collapsed iteration of a broadcast: dims of the output (outermost first) in which each

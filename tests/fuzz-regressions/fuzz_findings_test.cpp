@@ -122,3 +122,57 @@ TEST_CASE("fuzz finding: Div of two empty float tensors is an empty tensor") {
   const Tensor b = tensor(ElementType::Float, {0});
   expect_run("Div", {}, {&a, &b}, {0});
 }
+
+// infer_fuzzer/arith-values-dims-overflow: the inference of Add, Sub, Mul and Div, which passes
+// small int64 values on (Shape -> Mul -> Reshape), counted a ValueInfo's elements with an int64
+// product that overflowed (UB) for dims given with values; a count that overflows now means the
+// values are not used (the output's count overflows too: a ShapeError, as without values).
+TEST_CASE("fuzz finding: Div inference of int64 values whose dims overflow int64") {
+  ValueInfo a = ValueInfo::of_dims(ElementType::Int64, {kHuge, 8});
+  a.int_values = std::vector<int64_t>{6};
+  ValueInfo b = ValueInfo::of_dims(ElementType::Int64, {1});
+  b.int_values = std::vector<int64_t>{3};
+  std::vector<ValueInfo> out;
+  const Status s = infer_node("Div", 14, {}, {a, b}, &out);
+  CHECK(s.code() == StatusCode::Shape);
+  CHECK(s.message() == "Div-14: the output shape [4611686018427387904, 8] has an element count that overflows int64");
+  // huge dims beside a 0 in the broadcast output: no values, no overflow
+  ValueInfo c = ValueInfo::of_dims(ElementType::Int64, {kHuge, kHuge, 0});
+  c.int_values = std::vector<int64_t>{};
+  ValueInfo d = ValueInfo::of_dims(ElementType::Int64, {1, 1, 1});
+  d.int_values = std::vector<int64_t>{2};
+  out.clear();
+  const Status s2 = infer_node("Mul", 14, {}, {c, d}, &out);
+  INFO(s2.message());
+  REQUIRE(s2.is_ok());
+  CHECK(out[0].shape_string() == "[4611686018427387904, 4611686018427387904, 0]");
+}
+
+// run_fuzzer/castlike-other-output-type: the harness's finding (its check of a prepared run with
+// other inputs wanted input 0's type); CastLike's output takes input 1's type and dims of input 0.
+TEST_CASE("fuzz finding: CastLike of an empty uint8 tensor like an empty float8 one") {
+  const Tensor x = tensor(ElementType::Uint8, {4, 0});
+  const Tensor like = tensor(ElementType::Float8e4m3fnuz, {0, 0});
+  std::vector<Tensor> out;
+  const Status s = run_node("CastLike", 19, {}, {&x, &like}, &out);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  CHECK(out[0].type == ElementType::Float8e4m3fnuz);
+  CHECK(out[0].dims == std::vector<int64_t>{4, 0});
+}
+
+// run_fuzzer/castlike-unparsable-string-at-run: the harness's finding (it wanted every run error
+// but an index's or memory's at inference too); a string that does not parse as a number is an
+// InvalidArgumentError of the run, which inference, seeing no values, cannot give.
+TEST_CASE("fuzz finding: CastLike of a string that is not a number fails at run, not at inference") {
+  Tensor x;
+  REQUIRE(make_tensor(ElementType::String, {1}, &x).is_ok());
+  x.buffer->strings()[0] = "\xdc\xdct";
+  const Tensor like = tensor(ElementType::Float, {0});
+  std::vector<Tensor> out;
+  const Status s = run_node("CastLike", 25, {}, {&x, &like}, &out);
+  CHECK(s.code() == StatusCode::InvalidArgument);
+  CHECK(out.empty());
+  std::vector<ValueInfo> inferred;
+  CHECK(infer_node("CastLike", 25, {}, {ValueInfo::of_dims(ElementType::String, {1}), ValueInfo::of_dims(ElementType::Float, {0})}, &inferred).is_ok());
+}
