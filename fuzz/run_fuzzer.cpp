@@ -396,7 +396,9 @@ void check_prepared(FuzzedDataProvider& in, const std::string& op, int opset, co
     Tensor other_out;
     const Status os = p.run(other.data(), other.size(), &other_out);
     fuzz::check_status_shape(os);
-    if (os.is_ok()) FUZZ_CHECK(other.size() > 0 && other[0] && other_out.type == other[0]->type && other_out.buffer, ctx);
+    // (a tensor of a type; not input 0's: CastLike's output has input 1's type, DequantizeLinear's
+    // and GatherBlockQuantized's their scales')
+    if (os.is_ok()) FUZZ_CHECK(other.size() > 0 && other_out.type != ElementType::Undefined && other_out.buffer, ctx);
   }
   if (inputs.size() != 2 || !inputs[0] || !inputs[1]) return;
   const Tensor& data = *inputs[0];
@@ -636,7 +638,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     }
     std::vector<ValueInfo> inferred;
     const Status is = infer_node(op, opset, attrs, infos, &inferred);
-    if (s.is_ok() || s.code() == StatusCode::Index || s.code() == StatusCode::OutOfMemory) {
+    // (errors that depend on values, which inference does not see: an index out of range, memory,
+    // and an invalid value such as an integer Div by zero or a string Cast/CastLike cannot parse)
+    if (s.is_ok() || s.code() == StatusCode::Index || s.code() == StatusCode::OutOfMemory || s.code() == StatusCode::InvalidArgument) {
       FUZZ_CHECK(is.is_ok(), "run " + std::string(status_code_string(s.code())) + " but infer fails: " + is.message() + ": " + ctx);
       FUZZ_CHECK(inferred.size() == 1 && (s.is_ok() ? inferred[0].type == outputs[0].type : !classic || inferred[0].type == inputs[0]->type) &&
                      (!classic || inferred[0].fully_known()), ctx);
