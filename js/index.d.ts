@@ -346,6 +346,13 @@ export interface SessionOptions {
    * half-written is left. Either way `create()` fails with an {@link ExternalDataError}.
    */
   keepPartial?: boolean;
+  /**
+   * With `cache`: tables that a node reads by rows together and that stay in the cache (a
+   * GatherBlockQuantized's codes, scales and zero points) are also written, once, to a second
+   * file of the entry with their rows side by side, and runs read each row of them all in one read
+   * instead of one per table. The entry then takes those tables' bytes twice. Off by default.
+   */
+  cacheRowLayout?: boolean;
 }
 
 /** What {@link InferenceSession.valueInfo} says of a value of the graph. */

@@ -6,7 +6,8 @@
 // @ts-check
 import { LazyTable } from './lazy-table.mjs';
 import { loadTensor } from './load-tensor.mjs';
-import { placeTables } from './place-tables.mjs';
+import { OpfsSource } from './opfs-source.mjs';
+import { placeTables, rowGroups } from './place-tables.mjs';
 import { Progress } from './progress.mjs';
 import { tableFacts } from './table-facts.mjs';
 import { tensorFromProto } from './tensor-proto.mjs';
@@ -26,13 +27,13 @@ const EXTERNAL = 1;   // TensorProto.DataLocation
 /**
  * @param {import('./onnx-proto.mjs').GraphProto} g
  * @param {import('./resolve-sources.mjs').ExternalData} sources
- * @param {{ mode: string, onProgress?: import('./progress.mjs').OnProgress }} loading (load-options.mjs)
+ * @param {{ mode: string, onProgress?: import('./progress.mjs').OnProgress, cacheRowLayout?: boolean }} loading (load-options.mjs)
  * @param {number} modelBytes
  * @param {{ dispose(): void }[]} owned
  * @param {Map<string, Tensor>} tensors
  * @returns {Promise<{ kept: Map<string, LazyTable>, constants: Map<NodeProto, Tensor> }>}
  */
-export async function loadInitializers(g, sources, { mode, onProgress }, modelBytes, owned, tensors) {
+export async function loadInitializers(g, sources, { mode, onProgress, cacheRowLayout = false }, modelBytes, owned, tensors) {
   const tables = /** @type {Map<string, TableFacts>} */ (new Map()), external = /** @type {Map<NodeProto, TableFacts>} */ (new Map());
   for (const init of g.initializer) if (init.dataLocation === EXTERNAL) tables.set(init.name, tableFacts(init, sources));
   for (const n of g.node) {
@@ -47,10 +48,16 @@ export async function loadInitializers(g, sources, { mode, onProgress }, modelBy
   // (pendingBytes: a source that fetches has it)
   for (const s of fetching) total += await /** @type {Required<import('./sources.mjs').Source>} */ (s).pendingBytes(all.filter((x) => x.source === s));
   for (const [name, x] of tables) if (place.get(name) === 'memory') total += x.bytes;
+  // (cacheRowLayout: the tables a node reads by rows together, kept in one OPFS file, get their
+  // rows side by side in a second file of the cache, written once: one read a row)
+  const joint = cacheRowLayout ? rowGroups(g, tables, place).map((names) => names.map((n) => /** @type {TableFacts} */ (tables.get(n)))).filter((xs) => xs[0].source instanceof OpfsSource) : [];
+  for (const xs of joint) total += await /** @type {OpfsSource} */ (xs[0].source).rowLayoutPending(xs);
   for (const x of external.values()) total += x.bytes;
   const progress = new Progress(onProgress, total);
   progress.add(modelBytes);
   for (const s of fetching) await /** @type {Required<import('./sources.mjs').Source>} */ (s).fetch(progress);
+  const layouts = [];
+  for (const xs of joint) layouts.push({ names: xs.map((x) => x.name), source: await /** @type {OpfsSource} */ (xs[0].source).rowLayout(xs, progress) });
   const kept = /** @type {Map<string, LazyTable>} */ (new Map()), constants = /** @type {Map<NodeProto, Tensor>} */ (new Map());
   for (const init of g.initializer) {
     const x = tables.get(init.name);
@@ -62,6 +69,7 @@ export async function loadInitializers(g, sources, { mode, onProgress }, modelBy
     owned.push(t);
     tensors.set(init.name, t);
   }
+  for (const { names, source } of layouts) await LazyTable.joint(names.map((n) => /** @type {LazyTable} */ (kept.get(n))), source);
   for (const [n, x] of external) {
     const t = await loadTensor(x, progress);
     owned.push(t);

@@ -5,6 +5,9 @@
 // (GatherBlockQuantized's scales and zero points: the registry's rowsAlso) gets those rows of
 // them: read from their source at the same time when they are kept there too (placeTables),
 // else taken in memory.
+// With cacheRowLayout, the tables a node reads together have a second copy in the OPFS cache with
+// their rows side by side (LazyTable.joint): a run then reads each row of them all in one read,
+// each table's part going to its block.
 // Memory: a LazyTable owns no wasm memory between runs; each gather's output belongs to the caller.
 // @ts-check
 import { ExternalDataError } from '../generated/errors.mjs';
@@ -12,6 +15,7 @@ import { PreparedNode } from '../prepared.mjs';
 import { Tensor, UNINITIALIZED } from '../tensor.mjs';
 import { ShortRead } from './sources.mjs';
 import { checkRange, sizeText, tableBytes } from './table-facts.mjs';
+import { typeByName } from '../types.mjs';
 
 /** @typedef {import('./table-facts.mjs').TableFacts} TableFacts */
 
@@ -40,6 +44,25 @@ export class LazyTable {
     this.offset = offset;
     this.bytes = bytes;
     this.rowBytes = tableBytes(t, [1, ...dims.slice(1)]);
+    // (set by LazyTable.joint: the copy with these tables' rows side by side, and the tables)
+    /** @type {{ rows: LazyTable, members: LazyTable[] } | null} */
+    this.joint = null;
+  }
+
+  // Gives members[0] (a table a node reads by rows) the copy of `members` (it, then the inputs read
+  // with its rows, as many rows each) with their rows side by side in `source` (written by
+  // OpfsSource#rowLayout), opened for reading.
+  /**
+   * @param {LazyTable[]} members
+   * @param {import('./opfs-source.mjs').OpfsSource} source
+   */
+  static async joint(members, source) {
+    const width = members.reduce((a, t) => a + t.rowBytes, 0), rows = members[0].dims[0];
+    const x = members[0], names = members.map((t) => t.name).join("', '");
+    // (facts of a table of no TensorProto: checkRange and open read none of it)
+    /** @type {TableFacts} */
+    const facts = { name: names, proto: /** @type {any} */ (null), what: `the row layout of '${names}'`, t: typeByName('uint8'), dims: [rows, width], source, location: source.location, offset: 0, bytes: rows * width, length: undefined };
+    x.joint = { rows: await LazyTable.open(facts), members };
   }
 
   // x: the table's facts (table-facts.mjs).
@@ -128,6 +151,25 @@ export class LazyTable {
     for (const r of done) if (r.status === 'rejected') throw r.reason;
   }
 
+  // Rows `ids` of the tables of `reads` (in order) from their copy side by side, `rows`: a read a
+  // row, its parts into the blocks.
+  /**
+   * @param {readonly number[]} ids
+   * @param {LazyTable} rows
+   * @param {readonly [LazyTable, Tensor][]} reads
+   */
+  static async #readJoint(ids, rows, reads) {
+    const width = rows.rowBytes;
+    const base = reads.map(([, block]) => /** @type {import('../wasm-module.mjs').WasmView} */ (block.data).byteOffset);   // (numeric: views)
+    const runs = ids.map((id, i) => ({ at: rows.offset + id * width, length: width, addr: 0, parts: reads.map(([t], k) => ({ length: t.rowBytes, addr: base[k] + i * t.rowBytes })) }));
+    if (!runs.length || width === 0) return;
+    try {
+      await /** @type {Required<import('./sources.mjs').Source>} */ (rows.source).readRuns(runs, rows.offset + rows.bytes);
+    } catch (e) {
+      throw LazyTable.#cannotRead(rows, e);
+    }
+  }
+
   // The node's run with this table as its input 0, through a prepared node that reads its table by
   // rows (a Gather, a GatherBlockQuantized: their capabilities say so), its other inputs
   // values[at[1]] (the indices) ... (n in all); `rowsAlso`: a bit per input indexed by the same
@@ -174,7 +216,9 @@ export class LazyTable {
           inputs.push(t ?? null);
         }
       }
-      await LazyTable.#readAll(ids, reads);
+      const joint = this.joint;
+      if (joint && joint.members.length === reads.length && joint.members.every((t, k) => reads[k][0] === t)) await LazyTable.#readJoint(ids, joint.rows, reads);
+      else await LazyTable.#readAll(ids, reads);
       return prepared.runTensors(inputs, null, n);
     } finally {
       for (const t of taken) t.dispose();

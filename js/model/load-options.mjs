@@ -1,5 +1,5 @@
 // The options of InferenceSession.create() that concern loading external data, checked in one
-// place: { mode, onProgress, cache, cacheKey, keepPartial }.
+// place: { mode, onProgress, cache, cacheKey, keepPartial, cacheRowLayout }.
 // @ts-check
 import { invalidArgument } from '../errors.mjs';
 
@@ -20,5 +20,8 @@ export function loadingOptions(options) {
   const keepPartial = options.keepPartial ?? false;
   if (typeof keepPartial !== 'boolean') throw invalidArgument(`options.keepPartial must be a boolean, got ${typeof keepPartial}`);
   if (keepPartial && cache === undefined) throw invalidArgument("options.keepPartial needs options.cache ('opfs')");
-  return { mode, onProgress, cache, cacheKey, keepPartial };
+  const cacheRowLayout = options.cacheRowLayout ?? false;
+  if (typeof cacheRowLayout !== 'boolean') throw invalidArgument(`options.cacheRowLayout must be a boolean, got ${typeof cacheRowLayout}`);
+  if (cacheRowLayout && cache === undefined) throw invalidArgument("options.cacheRowLayout needs options.cache ('opfs')");
+  return { mode, onProgress, cache, cacheKey, keepPartial, cacheRowLayout };
 }

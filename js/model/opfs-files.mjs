@@ -15,7 +15,9 @@
 // TypeScript's worker types know neither, nor FileSystemHandle.move.)
 /** @typedef {FileSystemSyncAccessHandle & { mode?: string }} SyncHandle */
 /** @typedef {FileSystemFileHandle & { createSyncAccessHandle(options?: { mode: 'read-only' | 'readwrite' }): Promise<SyncHandle>, move(name: string): Promise<void> }} FileHandle */
-/** @typedef {{ at: number, length: number, to: number }} Placed a run of a file read into target[to...] */
+// A run of a file read into target[to...], or with parts, its bytes part after part, each into
+// target[part.to...].
+/** @typedef {{ at: number, length: number, to: number, parts?: { length: number, to: number }[] }} Placed */
 
 /** @param {typeof import('./fetch-range.mjs').fetchRange} fetchRange */
 export function opfsFiles(fetchRange) {
@@ -23,6 +25,7 @@ export function opfsFiles(fetchRange) {
   const FLUSH = 64 * 2 ** 20;   // bytes written between flushes of a download
   const SLICE = 16 * 2 ** 20;   // one Blob slice of a copy
   const SMALL_RUN = 16384;   // a read of at most this many bytes goes through a view kept for its length
+  const ROWS_CHUNK = 8 * 2 ** 20;   // bytes of rows read and written at a time by interleave
   /**
    * @param {string} kind
    * @param {string} message
@@ -307,6 +310,22 @@ export function opfsFiles(fetchRange) {
         // docs/notes/2026-11-27-opfs-reads.md)
         /** @type {Map<number, Uint8Array>} */
         const views = new Map();
+        // (a run with parts: its view's parts, made once per view and kept while runs split alike)
+        /** @type {Map<Uint8Array, { lengths: number[], views: Uint8Array[] }>} */
+        const partViews = new Map();
+        /**
+         * @param {Uint8Array} view
+         * @param {{ length: number, to: number }[]} parts
+         */
+        const scatter = (view, parts) => {
+          let kept = partViews.get(view);
+          if (!kept || kept.lengths.length !== parts.length || parts.some((p, k) => p.length !== kept?.lengths[k])) {
+            let from = 0;
+            kept = { lengths: parts.map((p) => p.length), views: parts.map((p) => view.subarray(from, (from += p.length))) };
+            partViews.set(view, kept);
+          }
+          for (let k = 0; k < parts.length; ++k) target.set(kept.views[k], parts[k].to);
+        };
         const options = { at: 0 };
         for (const r of runs) {
           if (r.length <= SMALL_RUN) {
@@ -314,15 +333,18 @@ export function opfsFiles(fetchRange) {
             if (!view) views.set(r.length, view = new Uint8Array(r.length));
             options.at = r.at;
             if (handle.read(view, options) === r.length) {
-              target.set(view, r.to);
+              if (r.parts) scatter(view, r.parts);
+              else target.set(view, r.to);
               continue;
             }
           }
+          const into = r.parts ? new Uint8Array(r.length) : target.subarray(r.to, r.to + r.length);
           for (let n = 0; n < r.length;) {
-            const got = handle.read(target.subarray(r.to + n, r.to + r.length), { at: r.at + n });
+            const got = handle.read(into.subarray(n), { at: r.at + n });
             if (got === 0) throw fail('short', `the file holds ${handle.getSize()} bytes`, { size: handle.getSize() });
             n += got;
           }
+          if (r.parts) scatter(into, r.parts);
         }
       } catch (e) {
         if (kept) forget(`${entry}/${name}`);   // (opened again by the next read, or found missing)
@@ -330,6 +352,43 @@ export function opfsFiles(fetchRange) {
       } finally {
         if (!kept) handle.close();
       }
+    },
+    // Writes the entry's file `rowsName`: rows 0 ... rows - 1 of the tables `parts` ([{ offset,
+    // rowBytes }], stored in the complete file `name`) side by side, row by row (row r: part 0's
+    // row r, then part 1's ...), so that a run reads a row of them all in one read (the option
+    // cacheRowLayout). Read and written CHUNK_ROWS_BYTES of rows at a time; resumed from the whole
+    // rows a part holds; a part is removed when the quota runs out (store).
+    /**
+     * @param {string} entry
+     * @param {string} name
+     * @param {string} rowsName
+     * @param {{ offset: number, rowBytes: number }[]} parts
+     * @param {number} rows
+     * @param {((n: number) => void) | null} [onBytes]
+     */
+    async interleave(entry, name, rowsName, parts, rows, onBytes) {
+      const width = parts.reduce((a, p) => a + p.rowBytes, 0);
+      const end = Math.max(...parts.map((p) => p.offset + rows * p.rowBytes));
+      return store(entry, rowsName, async (handle, stored) => {
+        const step = Math.max(1, Math.floor(ROWS_CHUNK / width));
+        const first = Math.floor(stored / width);
+        handle.truncate(first * width);
+        const out = new Uint8Array(step * width);
+        const block = new Uint8Array(step * Math.max(...parts.map((p) => p.rowBytes)));
+        for (let r = first; r < rows; r += step) {
+          const n = Math.min(step, rows - r);
+          let from = 0;
+          for (const p of parts) {
+            const piece = block.subarray(0, n * p.rowBytes);
+            await this.read(entry, name, [{ at: p.offset + r * p.rowBytes, length: piece.length, to: 0 }], end, piece);
+            for (let k = 0; k < n; ++k) out.set(piece.subarray(k * p.rowBytes, (k + 1) * p.rowBytes), k * width + from);
+            from += p.rowBytes;
+          }
+          handle.write(out.subarray(0, n * width), { at: r * width });
+          onBytes?.(n * width);
+        }
+        return (rows - first) * width;
+      }, false);
     },
     /** @param {string} entry */
     async readMeta(entry) {

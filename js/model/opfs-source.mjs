@@ -96,6 +96,53 @@ export class OpfsSource {
     }
   }
 
+  // The cacheRowLayout file of tables `tables` (facts, stored in this file, with as many rows):
+  // their rows side by side, row by row, in a file of the same entry, named by this file and the
+  // tables' ranges. Its name, parts ([{ offset, rowBytes }]), rows and bytes.
+  /** @param {import('./table-facts.mjs').TableFacts[]} tables */
+  rowLayoutOf(tables) {
+    const rows = tables[0].dims[0];
+    const parts = tables.map((x) => ({ offset: x.offset, rowBytes: rows ? x.bytes / rows : 0 }));
+    const name = `${this.name}.rows-${parts.map((p) => `${p.offset}x${p.rowBytes}`).join('-')}`;
+    return { name, parts, rows, bytes: tables.reduce((a, x) => a + x.bytes, 0) };
+  }
+
+  // The bytes still to write for that file (0 when it is complete).
+  /** @param {import('./table-facts.mjs').TableFacts[]} tables */
+  async rowLayoutPending(tables) {
+    const { name, bytes } = this.rowLayoutOf(tables);
+    const { complete, part } = await this.store.call('status', [this.entry, name]);
+    return complete !== null ? 0 : bytes - (part ?? 0);
+  }
+
+  // Writes that file unless it is complete (after this file is fetched; progress counts its
+  // bytes), and returns an OpfsSource that reads it.
+  /**
+   * @param {import('./table-facts.mjs').TableFacts[]} tables
+   * @param {Progress} progress
+   */
+  async rowLayout(tables, progress) {
+    const { name, parts, rows, bytes } = this.rowLayoutOf(tables);
+    const what = `the row layout of tables ${tables.map((x) => `'${x.name}'`).join(', ')} (options.cacheRowLayout)`;
+    try {
+      const { complete, part } = await this.store.call('status', [this.entry, name]);
+      if (complete === null) {
+        const estimate = /** @type {{ quota: number, usage: number } | undefined} */ (await navigator.storage.estimate?.());
+        const need = bytes - (part ?? 0);
+        if (estimate && Number.isFinite(estimate.quota) && estimate.quota - estimate.usage < need)
+          throw new ExternalDataError(`${what}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(bytes)} in all), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
+        await this.addFile(name);
+        await this.store.call('interleave', [this.entry, this.name, name, parts, rows], (n) => progress.add(n));
+      }
+    } catch (e) {
+      if (e instanceof ExternalDataError) throw e;
+      if (e.kind === 'quota') throw new ExternalDataError(`${what}: the storage quota ran out after ${e.stored} of ${bytes} bytes; the partial file was removed (${e.message})`);
+      if (e.kind === 'short' || e.kind === 'missing') throw new ExternalDataError(`${what}: cannot read '${this.location}' from the origin private file system: ${e.message}`);
+      throw new ExternalDataError(`${what}: cannot write it in the origin private file system: ${e.name}: ${e.message}`);
+    }
+    return new OpfsSource(this.store, this.entry, name, `${this.location} (rows side by side, in the cache)`, this.origin, this.addFile);
+  }
+
   async size() {
     const { complete } = await this.#status();
     if (complete === null) throw new ExternalDataError(`'${this.location}' is not in the origin private file system (removed from the cache)`);

@@ -111,6 +111,10 @@ class ReaderWorker {
 
 let files = /** @type {OpfsFiles | null} */ (null), worker = /** @type {ReaderWorker | null} */ (null);
 
+// A run into wasm memory as opfs-files.mjs reads it, the heap its target.
+/** @param {import('./sources.mjs').ReadRun} r */
+const placed = (r) => ({ at: r.at, length: r.length, to: r.addr, parts: r.parts?.map((p) => ({ length: p.length, to: p.addr })) });
+
 // The cache's files as async calls: status, download, copy, readMeta, addFiles, list, remove,
 // readRuns(entry, name, runs [{ at, length, addr }], end, heap) into wasm memory (heap(): the
 // current HEAPU8) and readBytes(entry, name, length) into a new Uint8Array.
@@ -121,7 +125,7 @@ export function opfsStore() {
     // (the closures below read `files`, set above for good)
     return {
       call: (op, args, onBytes) => (/** @type {CallsByName} */ (files))[op](...args, onBytes),
-      readRuns: (entry, name, runs, end, heap) => /** @type {OpfsFiles} */ (files).read(entry, name, runs.map((r) => ({ at: r.at, length: r.length, to: r.addr })), end, heap()),
+      readRuns: (entry, name, runs, end, heap) => /** @type {OpfsFiles} */ (files).read(entry, name, runs.map(placed), end, heap()),
       async readBytes(entry, name, length) {
         const bytes = new Uint8Array(length);
         await /** @type {OpfsFiles} */ (files).read(entry, name, [{ at: 0, length, to: 0 }], length, bytes);
@@ -139,8 +143,10 @@ export function opfsStore() {
       const h = heap();
       let from = 0;
       for (const r of runs) {
-        h.set(bytes.subarray(from, from + r.length), r.addr);
-        from += r.length;
+        for (const p of r.parts ?? [r]) {
+          h.set(bytes.subarray(from, from + p.length), p.addr);
+          from += p.length;
+        }
       }
     },
   };

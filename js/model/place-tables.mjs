@@ -84,3 +84,28 @@ export function placeTables(graph, tables, overridable, mode) {
   }
   return place;
 }
+
+// The tables a node reads by rows together, where they all stay in one source (place 'file'): its
+// table (rowsInput) and the inputs read with its rows (rowsAlso), in input order, for each node
+// that has at least one such input; a table once (its first node).
+/**
+ * @param {import('./onnx-proto.mjs').GraphProto} graph
+ * @param {ReadonlyMap<string, import('./table-facts.mjs').TableFacts>} tables
+ * @param {ReadonlyMap<string, 'memory' | 'file'>} place
+ * @returns {string[][]}
+ */
+export function rowGroups(graph, tables, place) {
+  const registry = registryFacts();
+  /** @type {Map<string, string[]>} */
+  const groups = new Map();
+  for (const n of graph.node) {
+    const facts = registry.get(canonicalDomain(n.domain))?.get(n.opType);
+    if (!facts || facts.rowsInput < 0) continue;
+    const table = n.input[facts.rowsInput];
+    const source = tables.get(table)?.source;
+    if (!table || place.get(table) !== 'file' || groups.has(table)) continue;
+    const also = n.input.filter((x, k) => x && (facts.rowsAlso & (1 << k)) !== 0 && place.get(x) === 'file' && tables.get(x)?.source === source);
+    if (also.length) groups.set(table, [table, ...also]);
+  }
+  return [...groups.values()];
+}

@@ -14,8 +14,10 @@ import { fetchRange } from './fetch-range.mjs';
 import { whyFetchFailed, whyReadFailed } from './fetch-failure.mjs';
 
 /** @typedef {import('./progress.mjs').Progress} Progress */
-// A run of bytes to read: [at, at + length) of the source into wasm memory at addr.
-/** @typedef {{ at: number, length: number, addr: number }} ReadRun */
+// A run of bytes to read: [at, at + length) of the source into wasm memory at addr; or, with
+// parts (OpfsSource's reads only: a row of a row layout, lazy-table.mjs), its bytes one part after
+// another, each at its own addr.
+/** @typedef {{ at: number, length: number, addr: number, parts?: { length: number, addr: number }[] }} ReadRun */
 // What every source does (the classes below, and OpfsSource): its size when known before reading
 // (null: not until fetched), and reads into wasm memory; readRuns where tables can be kept in it
 // (canKeepTables). A source that fetches its bytes first (OpfsSource) has fetch and pendingBytes.

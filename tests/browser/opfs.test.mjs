@@ -4,7 +4,8 @@
 // storage estimate, and in Chromium a real one mid-download, the origin's quota overridden over
 // CDP: the partial file removed, or kept with keepPartial and resumed); a cached file removed under a session; two pages at once; modelCache listing
 // and deletion, and cacheKey; a File copied in; OPFS missing; the one-file bundle under a strict CSP;
-// a worker session's read of over a thousand runs;
+// a worker session's read of over a thousand runs; GatherBlockQuantized's codes and scales kept,
+// and with cacheRowLayout;
 // and lookups from worker and
 // main-thread sessions checked against the in-memory Gather for every Gather table type external
 // data can hold. Tables of a few MB; expected rows come from the table's bytes in Node.
@@ -61,6 +62,11 @@ const gbq = { rows: 8192, cols: 512, block: 32, bits: 4 };
 const gbqIds = [[0, 8191, -1, 5, 6, 7, 5, 4096], [-8192, 100, 101, 102, 3, 3, 8000, 1]];
 writeFileSync(join(tmp, 'gbq.onnx'), gatherBlockQuantizedModel({ ...gbq, location: 'gbq.bin' }));
 writeFileSync(join(tmp, 'gbq.bin'), gatherBlockQuantizedBytes(gbq));
+// The same model at other URLs (fresh entries) for cacheRowLayout: the codes and scales of a row
+// side by side in a second file of the entry.
+const gbqModel = gatherBlockQuantizedModel({ ...gbq, location: 'gbq.bin' });
+for (const name of ['worker', 'main', 'quota']) writeFileSync(join(tmp, `gbq-rows-${name}.onnx`), gbqModel);
+const gbqFile = gatherBlockQuantizedBytes(gbq).length;   // codes 8192 x 256, then scales 8192 x 16 x 2
 await init({ threads: false });
 const gbqExpected = await (async () => {
   const s = await InferenceSession.create(gatherBlockQuantizedModel({ ...gbq, location: 'gbq.bin' }), { externalData: { 'gbq.bin': gatherBlockQuantizedBytes(gbq) } });
@@ -396,6 +402,58 @@ for (const [browserName, open] of browsers) {
         await call(page, where, 'release', memory.id);
       });
     }
+
+    for (const where of ['worker', 'main']) {
+      test(`GatherBlockQuantized with cacheRowLayout, from a ${where}-thread session: the row layout written once (progress, listed), then runs read a row at a time: the same bytes and errors`, async () => {
+        const url = `gbq-rows-${where}.onnx`, options = { cache: 'opfs', externalDataMode: 'lazy', cacheRowLayout: true };
+        const a = await call(page, where, 'create', url, options, 'data');
+        assert.equal(a.error, undefined, a.message);
+        assert.equal(a.info.storage, 'file');
+        // (progress: the model, the download, then the row layout: codes and scales once more)
+        const total = gbqModel.length + 2 * gbqFile;
+        assert.deepEqual(a.events.at(-1), { loaded: total, total });
+        const [entry] = (await call(page, where, 'entries')).filter((e) => e.url.endsWith(`/${url}`));
+        assert.deepEqual([entry.bytes, entry.complete], [total, true]);
+        assert.deepEqual(entry.files.map((f) => [f.name, f.bytes, f.complete]).sort(), [['gbq.bin', gbqFile, true], [`gbq.bin.rows-0x256-${8192 * 256}x32`, gbqFile, true], ['model', gbqModel.length, true]]);
+        const b = await call(page, where, 'create', url, options, 'data');
+        assert.equal(b.error, undefined, b.message);
+        assert.deepEqual(b.events.at(-1), { loaded: gbqModel.length, total: gbqModel.length }, 'a later create writes nothing');
+        for (const s of [a, b]) {
+          const r = await call(page, where, 'run', s.id, gbqIds.flat(), [2, 8]);
+          assert.equal(r.error, undefined, r.message);
+          assert.deepEqual([r.type, r.dims], [gbqExpected.type, gbqExpected.dims]);
+          assert.deepEqual(r.bytes, gbqExpected.bytes);
+          const e = await call(page, where, 'run', s.id, [3, gbq.rows], [1, 2]);
+          assert.equal(e.error, 'IndexOutOfRangeError');
+        }
+        // The runs read the row layout: with the entry removed, its file is the one that fails.
+        await call(page, where, 'release', a.id);
+        assert.equal(await call(page, where, 'delete', url), true);
+        const gone = await call(page, where, 'run', b.id, gbqIds.flat(), [2, 8]);
+        assert.equal(gone.error, 'ExternalDataError');
+        assert.match(gone.message, /^table 'data', 'scales' \(2\.4 MB\) is kept in 'gbq\.bin \(rows side by side, in the cache\)', which cannot be read: /);
+        await call(page, where, 'release', b.id);
+      });
+    }
+
+    test('cacheRowLayout with too little quota left after the download: ExternalDataError naming the tables and the bytes, nothing written; the download kept; then it works', async () => {
+      const url = 'gbq-rows-quota.onnx', options = { cache: 'opfs', externalDataMode: 'lazy', cacheRowLayout: true };
+      // (the first estimate, the download's, finds room; the second, the row layout's, does not)
+      await page.evaluate(`(() => { window.realEstimate = navigator.storage.estimate.bind(navigator.storage); let n = 0;
+        navigator.storage.estimate = async () => (++n === 1 ? { quota: 1e12, usage: 0 } : { quota: 1000000, usage: 0 }); })()`);
+      const c = await call(page, 'main', 'create', url, options, 'data');
+      await page.evaluate('navigator.storage.estimate = window.realEstimate');
+      assert.equal(c.error, 'ExternalDataError');
+      assert.equal(c.message, `the row layout of tables 'data', 'scales' (options.cacheRowLayout): keeping it in the origin private file system needs ${gbqFile} more bytes (2.4 MB in all), and the storage quota leaves 1000000; nothing was written`);
+      const [entry] = (await call(page, 'main', 'entries')).filter((e) => e.url.endsWith(`/${url}`));
+      assert.deepEqual(entry.files.map((f) => [f.name, f.complete]).sort(), [['gbq.bin', true], ['model', true]]);
+      for (const o of [{ ...options, cacheRowLayout: false }, options]) {
+        const d = await call(page, 'main', 'create', url, o, 'data');
+        assert.equal(d.error, undefined, d.message);
+        assert.deepEqual((await call(page, 'main', 'run', d.id, gbqIds.flat(), [2, 8])).bytes, gbqExpected.bytes);
+        await call(page, 'main', 'release', d.id);
+      }
+    });
 
     test("the one-file bundle under a strict CSP (worker-src 'self' blob:): its reader worker serves a main-thread session", async () => {
       const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:";

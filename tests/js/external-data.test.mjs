@@ -264,6 +264,9 @@ describe('progress: onProgress({ loaded, total }) at least every 64 MiB and once
     await assert.rejects(InferenceSession.create(f.path, { externalDataMode: 'disk' }), (e) => e instanceof InvalidArgumentError && /externalDataMode must be one of 'auto', 'memory', 'lazy', got disk/.test(e.message));
     await assert.rejects(InferenceSession.create(f.path, { onProgress: 3 }), (e) => e instanceof InvalidArgumentError && /onProgress must be a function/.test(e.message));
     await assert.rejects(InferenceSession.create(f.path, { externalData: [{ data: f.table }] }), (e) => e instanceof InvalidArgumentError && /externalData\[0\] must be \{ path, data \}/.test(e.message));
+    await assert.rejects(InferenceSession.create(f.path, { cacheRowLayout: true }), (e) => e instanceof InvalidArgumentError && e.message === "options.cacheRowLayout needs options.cache ('opfs')");
+    await assert.rejects(InferenceSession.create(f.path, { cache: 'opfs', cacheRowLayout: 1 }), (e) => e instanceof InvalidArgumentError && e.message === 'options.cacheRowLayout must be a boolean, got number');
+    await assert.rejects(InferenceSession.create(f.path, { keepPartial: true }), (e) => e instanceof InvalidArgumentError && e.message === "options.keepPartial needs options.cache ('opfs')");
   });
 });
 
