@@ -7,14 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-// Before a loop that must stay one plain loop: clang would vectorize and unroll each of these
-// many small template instances (in the SIMD build, where the scalar kernels only take the tails
-// of the SIMD ones), which made the module about 40 KB larger.
-#if defined(__clang__)
-#define ONNXWASM_PLAIN_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
-#else
-#define ONNXWASM_PLAIN_LOOP
-#endif
+#include "plain_loop.h"
 
 namespace onnxwasm {
 

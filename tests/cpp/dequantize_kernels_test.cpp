@@ -222,33 +222,54 @@ TEST_CASE("4-bit row kernels: blocks of every size and count at the tile edges, 
   }
 }
 
-TEST_CASE("4-bit row kernels into halves: every half scale, every nibble, bit for bit") {
-  // Each of the 65,536 half scales (normal, subnormal, zero, infinite, NaN, both signs) scales a
-  // block holding every nibble twice, for signed and unsigned codes and every zero point from -9
-  // to 16, through the row kernel, against the table kernel of the scalar set; without a
-  // multiplier and with Gemma's embedding scale as one.
+TEST_CASE("4-bit row kernels: every half and bfloat16 scale, every nibble, bit for bit") {
+  // Each of the 65,536 half scales (normal, subnormal, zero, infinite, NaN, both signs), and each
+  // of the 65,536 bfloat16 ones, scales a block holding every nibble twice, for signed and unsigned
+  // codes, through the row kernel, against the table kernel of the scalar set: every zero point
+  // from -9 to 16 into halves without a multiplier and with Gemma's embedding scale as one; and
+  // with the defaults' zero points (where the SIMD tables are made from half their entries) and
+  // others, multipliers that are negative, zero of either sign, infinite, NaN, subnormal and one
+  // that overflows, into both types. (A NaN entry times a NaN multiplier: which sign the product
+  // keeps is the engine's choice; such outputs are checked to be NaN.)
   std::vector<uint8_t> packed(16);   // 32 codes: 0, 1, ..., 15 twice
   for (size_t i = 0; i < packed.size(); ++i) packed[i] = static_cast<uint8_t>((2 * i % 16) | ((2 * i + 1) % 16) << 4);
+  std::vector<uint8_t> row(16 * 256);
+  for (size_t b = 0; b < 256; ++b) std::memcpy(row.data() + 16 * b, packed.data(), 16);
   const DequantizeKernels& scalar = dequantize_kernels_scalar();
   const float gemma = 50.59375f;
+  const float others[] = {-0.3125f, 0.0f, -0.0f, bits_float(0x7F800000u), bits_float(0x7FC00000u), 0x1.0p-20f, 4096.0f};
+  struct Config {
+    bool bfloat16;
+    const float* m;
+    std::vector<int32_t> zeros;
+  };
+  std::vector<int32_t> every;
+  for (int32_t zero = -9; zero <= 16; ++zero) every.push_back(zero);
+  std::vector<Config> configs = {{false, nullptr, every}, {false, &gemma, every}, {true, nullptr, {-9, 0, 8, 16}}, {true, &gemma, {0, 8}}};
+  for (const float& m : others)
+    for (const bool bfloat16 : {false, true}) configs.push_back({bfloat16, &m, {0, 8, 3}});
   for (const DequantizeKernels* k : kernel_sets()) {
-    for (const float* m : {static_cast<const float*>(nullptr), &gemma}) {
+    for (const Config& c : configs) {
+      const DequantizeRowTo16Fn row_fn = c.bfloat16 ? k->lut4_row_bfloat16 : k->lut4_row_half;
+      const DequantizeTo16Fn block_fn = c.bfloat16 ? scalar.lut4_to_bfloat16 : scalar.lut4_to_half;
+      const auto is_nan = [&c](uint16_t h) { return c.bfloat16 ? (h & 0x7F80) == 0x7F80 && (h & 0x7F) : (h & 0x7C00) == 0x7C00 && (h & 0x3FF); };
       for (const bool is_signed : {false, true}) {
-        for (int32_t zero = -9; zero <= 16; ++zero) {
-          INFO(k->target << (is_signed ? " s4" : " u4") << " zero " << zero << (m ? " multiplier 50.59375" : ""));
+        for (const int32_t zero : c.zeros) {
+          INFO(k->target << (is_signed ? " s4" : " u4") << (c.bfloat16 ? " bfloat16" : " half") << " zero " << zero << " multiplier "
+                         << (c.m ? *c.m : 1.0f));
           std::vector<uint16_t> out(32 * 256), want(32 * 256);
           std::vector<uint16_t> scales(256);
-          for (uint32_t hi = 0; hi < 256; ++hi) {   // 256 rows of 256 blocks: every half once
+          for (uint32_t hi = 0; hi < 256; ++hi) {   // 256 rows of 256 blocks: every scale once
             for (uint32_t lo = 0; lo < 256; ++lo) scales[lo] = static_cast<uint16_t>(hi << 8 | lo);
-            std::vector<uint8_t> row(16 * 256);
-            for (size_t b = 0; b < 256; ++b) std::memcpy(row.data() + 16 * b, packed.data(), 16);
-            k->lut4_row_half(32 * 256, 32, row.data(), 0, is_signed, zero, scales.data(), m, out.data());
-            for (size_t b = 0; b < 256; ++b)
-              scalar.lut4_to_half(32, row.data(), 32 * b, is_signed, zero, half_to_float(scales[b]), m, want.data() + 32 * b);
-            size_t b = 0;   // the first block that differs, if any
-            while (b < 256 && std::memcmp(out.data() + 32 * b, want.data() + 32 * b, 64) == 0) ++b;
-            INFO("scale 0x" << std::hex << (b < 256 ? scales[b] : 0));
-            REQUIRE(b == 256);
+            row_fn(32 * 256, 32, row.data(), 0, is_signed, zero, scales.data(), c.m, out.data());
+            for (size_t b = 0; b < 256; ++b) {
+              const float s = c.bfloat16 ? bfloat16_to_float(scales[b]) : half_to_float(scales[b]);
+              block_fn(32, row.data(), 32 * b, is_signed, zero, s, c.m, want.data() + 32 * b);
+            }
+            size_t i = 0;   // the first output that differs, if any
+            while (i < out.size() && (out[i] == want[i] || (c.m && std::isnan(*c.m) && is_nan(want[i]) && is_nan(out[i])))) ++i;
+            INFO("scale 0x" << std::hex << (i < out.size() ? scales[i / 32] : 0) << " code " << std::dec << (i % 16));
+            REQUIRE(i == out.size());
           }
         }
       }
