@@ -15,9 +15,10 @@
 // TypeScript's worker types know neither, nor FileSystemHandle.move.)
 /** @typedef {FileSystemSyncAccessHandle & { mode?: string }} SyncHandle */
 /** @typedef {FileSystemFileHandle & { createSyncAccessHandle(options?: { mode: 'read-only' | 'readwrite' }): Promise<SyncHandle>, move(name: string): Promise<void> }} FileHandle */
-// A run of a file read into target[to...], or with parts, its bytes part after part, each into
-// target[part.to...].
-/** @typedef {{ at: number, length: number, to: number, parts?: { length: number, to: number }[] }} Placed */
+// A run of a file read into target[addr...], or with parts, its bytes part after part, each into
+// target[part.addr...] (a ReadRun of sources.mjs, its addresses in wasm memory, where the target
+// is wasm memory).
+/** @typedef {{ at: number, length: number, addr: number, parts?: { length: number, addr: number }[] }} Placed */
 
 /** @param {typeof import('./fetch-range.mjs').fetchRange} fetchRange */
 export function opfsFiles(fetchRange) {
@@ -287,7 +288,7 @@ export function opfsFiles(fetchRange) {
         return blob.size - stored;
       }, keep);
     },
-    // Reads runs [{ at, length, to }] of a complete file into target[to...], after checking that
+    // Reads runs [{ at, length, addr }] of a complete file into target[addr...], after checking that
     // the file holds `end` bytes.
     /**
      * @param {string} entry
@@ -315,7 +316,7 @@ export function opfsFiles(fetchRange) {
         const partViews = new Map();
         /**
          * @param {Uint8Array} view
-         * @param {{ length: number, to: number }[]} parts
+         * @param {{ length: number, addr: number }[]} parts
          */
         const scatter = (view, parts) => {
           let kept = partViews.get(view);
@@ -324,7 +325,7 @@ export function opfsFiles(fetchRange) {
             kept = { lengths: parts.map((p) => p.length), views: parts.map((p) => view.subarray(from, (from += p.length))) };
             partViews.set(view, kept);
           }
-          for (let k = 0; k < parts.length; ++k) target.set(kept.views[k], parts[k].to);
+          for (let k = 0; k < parts.length; ++k) target.set(kept.views[k], parts[k].addr);
         };
         const options = { at: 0 };
         for (const r of runs) {
@@ -334,11 +335,11 @@ export function opfsFiles(fetchRange) {
             options.at = r.at;
             if (handle.read(view, options) === r.length) {
               if (r.parts) scatter(view, r.parts);
-              else target.set(view, r.to);
+              else target.set(view, r.addr);
               continue;
             }
           }
-          const into = r.parts ? new Uint8Array(r.length) : target.subarray(r.to, r.to + r.length);
+          const into = r.parts ? new Uint8Array(r.length) : target.subarray(r.addr, r.addr + r.length);
           for (let n = 0; n < r.length;) {
             const got = handle.read(into.subarray(n), { at: r.at + n });
             if (got === 0) throw fail('short', `the file holds ${handle.getSize()} bytes`, { size: handle.getSize() });
@@ -380,7 +381,7 @@ export function opfsFiles(fetchRange) {
           let from = 0;
           for (const p of parts) {
             const piece = block.subarray(0, n * p.rowBytes);
-            await this.read(entry, name, [{ at: p.offset + r * p.rowBytes, length: piece.length, to: 0 }], end, piece);
+            await this.read(entry, name, [{ at: p.offset + r * p.rowBytes, length: piece.length, addr: 0 }], end, piece);
             for (let k = 0; k < n; ++k) out.set(piece.subarray(k * p.rowBytes, (k + 1) * p.rowBytes), k * width + from);
             from += p.rowBytes;
           }

@@ -53,7 +53,7 @@ function workerMain(fetchRange, opfsFiles, every) {
         // runs [{ at, length }] into one buffer, run after run
         const [entry, name, runs, end] = args;
         let total = 0;
-        const placed = runs.map((/** @type {{ at: number, length: number }} */ r) => ({ at: r.at, length: r.length, to: (total += r.length) - r.length }));
+        const placed = runs.map((/** @type {{ at: number, length: number }} */ r) => ({ at: r.at, length: r.length, addr: (total += r.length) - r.length }));
         result = new Uint8Array(total);
         await files.read(entry, name, placed, end, result);
         transfer = [result.buffer];
@@ -111,9 +111,6 @@ class ReaderWorker {
 
 let files = /** @type {OpfsFiles | null} */ (null), worker = /** @type {ReaderWorker | null} */ (null);
 
-// A run into wasm memory as opfs-files.mjs reads it, the heap its target.
-/** @param {import('./sources.mjs').ReadRun} r */
-const placed = (r) => ({ at: r.at, length: r.length, to: r.addr, parts: r.parts?.map((p) => ({ length: p.length, to: p.addr })) });
 
 // The cache's files as async calls: status, download, copy, readMeta, addFiles, list, remove,
 // readRuns(entry, name, runs [{ at, length, addr }], end, heap) into wasm memory (heap(): the
@@ -125,10 +122,11 @@ export function opfsStore() {
     // (the closures below read `files`, set above for good)
     return {
       call: (op, args, onBytes) => (/** @type {CallsByName} */ (files))[op](...args, onBytes),
-      readRuns: (entry, name, runs, end, heap) => /** @type {OpfsFiles} */ (files).read(entry, name, runs.map(placed), end, heap()),
+      // (a ReadRun is what opfs-files.mjs reads, wasm memory its target)
+      readRuns: (entry, name, runs, end, heap) => /** @type {OpfsFiles} */ (files).read(entry, name, runs, end, heap()),
       async readBytes(entry, name, length) {
         const bytes = new Uint8Array(length);
-        await /** @type {OpfsFiles} */ (files).read(entry, name, [{ at: 0, length, to: 0 }], length, bytes);
+        await /** @type {OpfsFiles} */ (files).read(entry, name, [{ at: 0, length, addr: 0 }], length, bytes);
         return bytes;
       },
     };
