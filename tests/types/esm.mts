@@ -97,7 +97,7 @@ const sessionOptions: SessionOptions[] = [
   { externalData: { 'table.bin': external[0] }, externalDataMode: 'auto', onProgress: ({ loaded, total }) => { void (loaded / total); } },
   { externalData: [{ path: 'table.bin', data: external[2] }], externalDataMode: 'memory' },
   { externalDataMode: 'lazy' },
-  { cache: 'opfs', cacheKey: 'v2', externalDataMode: 'lazy', keepPartial: true },
+  { cache: 'opfs', cacheKey: 'v2', externalDataMode: 'lazy', keepPartial: true, cacheRowLayout: true },
 ];
 const session: InferenceSession = await InferenceSession.create('model.onnx', sessionOptions[0]);
 await InferenceSession.create(new URL('https://example.com/model.onnx'));
