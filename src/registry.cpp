@@ -102,22 +102,25 @@ constexpr AttrSpec kArith1Attrs[] = {{"broadcast", AttrKind::Int, false},
                                      {"axis", AttrKind::Int, false}};
 constexpr AttrSpec kArith6Attrs[] = {{"broadcast", AttrKind::Int, false}, {"axis", AttrKind::Int, false}};
 
+// The scales of quantized tables (GatherBlockQuantized's T2; DequantizeLinear's T2 from 19).
+constexpr TypeSet kQuantScales = {E::Float, E::Float16, E::Bfloat16};
+
 // com.microsoft GatherBlockQuantized: quantized data (T1), indices, scales (T2, the output's
 // type) and optional zero points (T1).
 constexpr TypeSet kGbqData = {E::Uint8, E::Uint4, E::Int4};
 constexpr InputSpec kGbqInputs[] = {
     {"data", "T1", kGbqData},
     {"indices", "Tind", kIndexTypes},
-    {"scales", "T2", {E::Float, E::Float16, E::Bfloat16}},
+    {"scales", "T2", kQuantScales},
     {"zero_points", "T1", kGbqData, false, true},
 };
 // onnx-wasm GatherBlockQuantized: the same, and a multiplier of the scales' type (one element).
 constexpr InputSpec kGbqMulInputs[] = {
     {"data", "T1", kGbqData},
     {"indices", "Tind", kIndexTypes},
-    {"scales", "T2", {E::Float, E::Float16, E::Bfloat16}},
+    {"scales", "T2", kQuantScales},
     {"zero_points", "T1", kGbqData, false, true},
-    {"multiplier", "T2", {E::Float, E::Float16, E::Bfloat16}, false, true},
+    {"multiplier", "T2", kQuantScales, false, true},
 };
 constexpr AttrSpec kGbqAttrs[] = {{"gather_axis", AttrKind::Int, false},
                                   {"quantize_axis", AttrKind::Int, false},
@@ -131,11 +134,10 @@ constexpr TypeSet kDqlX19 = kDqlX10 | kFloat8;
 constexpr TypeSet kDqlX21 = kDqlX19 | TypeSet{E::Int16, E::Uint16, E::Int4, E::Uint4};
 constexpr TypeSet kDqlX23 = kDqlX21 | TypeSet{E::Float4e2m1};
 constexpr TypeSet kDqlX25 = kDqlX23 | TypeSet{E::Int2, E::Uint2};
-constexpr TypeSet kDqlScales = {E::Float, E::Float16, E::Bfloat16};
-constexpr TypeSet kDqlScales24 = kDqlScales | TypeSet{E::Float8e8m0};
+constexpr TypeSet kDqlScales24 = kQuantScales | TypeSet{E::Float8e8m0};
 constexpr InputSpec kDqlInputs10[] = {
     {"x", "T", kDqlX10}, {"x_scale", "tensor(float)", {E::Float}}, {"x_zero_point", "T", kDqlX10, false, true}};
-template <const TypeSet& X, const TypeSet& S = kDqlScales>
+template <const TypeSet& X, const TypeSet& S = kQuantScales>
 struct DqlIn {
   static constexpr InputSpec inputs[] = {
       {"x", "T1", X}, {"x_scale", "T2", S}, {"x_zero_point", "T1", X, false, true}};

@@ -374,6 +374,10 @@ Status compute(const OpVersion& v, int op, const Tensor& a, const std::vector<in
 
 }  // namespace
 
+void arith_mul(ElementType t, size_t n, const void* a, size_t sa, const void* b, size_t sb, void* out) {
+  inner_fn(t, kBinaryMul)(n, a, sa, b, sb, out);
+}
+
 Status parse_arith(const OpVersion& v, const Attributes& attrs, std::unique_ptr<OpParams>* out) {
   auto p = std::make_unique<ArithParams>();
   const std::string op = v.op;

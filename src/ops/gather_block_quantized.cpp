@@ -20,7 +20,6 @@
 #include <cstring>
 #include <memory>
 
-#include "../kernels/binary.h"
 #include "../kernels/dequantize.h"
 #include "../kernels/float16.h"
 #include "../parallel.h"
@@ -127,19 +126,11 @@ struct Run {
   uint16_t multiplier_bits;   // a 16-bit multiplier as given
 };
 
-// Mul(out, multiplier) of `count` outputs of type t in place, as ops/arith.cpp's Mul computes it:
+// Mul(out, multiplier) of `count` outputs of type t in place, by Mul's own loop (ops/arith.cpp):
 // floats multiplied, halves and bfloat16s widened, multiplied and rounded back to nearest even.
 void multiply(const Run& r, ElementType t, size_t count, void* out) {
-  if (t == ElementType::Float) {
-    float* f = static_cast<float*>(out);
-    binary_kernels_best().f32[kBinaryMul][kTensorScalar](count, f, r.multiplier, f);
-  } else if (t == ElementType::Float16) {
-    uint16_t* h = static_cast<uint16_t*>(out);
-    binary_kernels_best().f16[kBinaryMul][kTensorScalar](count, h, &r.multiplier_bits, h);
-  } else {
-    uint16_t* b = static_cast<uint16_t*>(out);
-    for (size_t i = 0; i < count; ++i) b[i] = float_to_bfloat16(bfloat16_to_float(b[i]) * *r.multiplier);
-  }
+  const void* m = t == ElementType::Float ? static_cast<const void*>(r.multiplier) : &r.multiplier_bits;
+  arith_mul(t, count, out, 1, m, 0, out);
 }
 
 float scale_at(const Run& r, int64_t i) {

@@ -149,5 +149,9 @@ Status infer_arith_1(const OpVersion&, const OpParams&, const std::vector<ValueI
 Status infer_arith_7(const OpVersion&, const OpParams&, const std::vector<ValueInfo>&, std::vector<ValueInfo>*);
 Status run_arith(const OpVersion&, const OpParams&, const std::vector<const Tensor*>&, const std::vector<ValueInfo>&,
                  std::vector<Tensor>*);
+// Mul's own loop for element type t (one Mul takes; a float type here): out[i] = a[i * sa] * b[i * sb]
+// for n elements, each stride 0 or 1, as run_arith computes it. For ops that fold a Mul into their
+// output (onnx-wasm GatherBlockQuantized's multiplier).
+void arith_mul(ElementType t, size_t n, const void* a, size_t sa, const void* b, size_t sb, void* out);
 
 }  // namespace onnxwasm
