@@ -119,6 +119,29 @@ function reshaped(dims, shape, allowZero) {
   return out;
 }
 
+// What the rewrites read of a graph: its constants (initializers no feed may replace), its
+// outputs' names, and each value's readers (a node and input index for each time it is read).
+/**
+ * @param {GraphProto} g
+ * @returns {{ constant: Map<string, TensorProto>, outputs: Set<string>, readers: Map<string, { node: NodeProto, input: number }[]> }}
+ */
+function graphIndex(g) {
+  const constant = new Map(g.initializer.map((t) => [t.name, t]));
+  for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
+  const outputs = new Set(g.output.map((o) => o.name));
+  /** @type {Map<string, { node: NodeProto, input: number }[]>} */
+  const readers = new Map();
+  for (const n of g.node) {
+    n.input.forEach((x, k) => {
+      if (!x) return;
+      const list = readers.get(x);
+      if (list) list.push({ node: n, input: k });
+      else readers.set(x, [{ node: n, input: k }]);
+    });
+  }
+  return { constant, outputs, readers };
+}
+
 // The graph with each Reshape of an initializer that nothing else reads, by a constant shape (an
 // int64 initializer, or Reshape-1's attribute), replaced by the initializer with the new dims under
 // the Reshape's output name.
@@ -128,13 +151,7 @@ function reshaped(dims, shape, allowZero) {
  */
 export function foldReshapedInitializers(g) {
   if (!g.initializer.length || !g.node.some((n) => n.opType === 'Reshape')) return g;
-  /** @type {Map<string, TensorProto>} */
-  const constant = new Map(g.initializer.map((t) => [t.name, t]));
-  for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
-  const outputs = new Set(g.output.map((o) => o.name));
-  /** @type {Map<string, number>} */
-  const reads = new Map();
-  for (const n of g.node) for (const x of n.input) if (x) reads.set(x, (reads.get(x) ?? 0) + 1);
+  const { constant, outputs, readers } = graphIndex(g);
   /** @type {Map<string, TensorProto>} */
   const folded = new Map();   // initializer name -> the initializer it becomes
   /** @type {Set<NodeProto>} */
@@ -142,7 +159,7 @@ export function foldReshapedInitializers(g) {
   for (const n of g.node) {
     if (canonicalDomain(n.domain) !== '' || n.opType !== 'Reshape' || n.output.length !== 1 || outputs.has(n.input[0])) continue;
     const x = constant.get(n.input[0]);
-    if (!x || reads.get(x.name) !== 1 || folded.has(x.name) || outputs.has(x.name)) continue;
+    if (!x || readers.get(x.name)?.length !== 1 || folded.has(x.name) || outputs.has(x.name)) continue;
     let shape;
     if (n.input.length >= 2) {
       const s = constant.get(n.input[1]);
@@ -173,19 +190,13 @@ export function fuseDequantizeGather(g, opsets) {
   // (most models have no DequantizeLinear: nothing below is built for them)
   if (!g.node.some((n) => n.opType === 'DequantizeLinear')) return { graph: g, opsets: new Map(opsets) };
   const added = new Map();
-  /** @type {Map<string, TensorProto>} */
-  const constant = new Map(g.initializer.map((t) => [t.name, t]));
-  for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
-  const outputs = new Set(g.output.map((o) => o.name));
+  const { constant, outputs, readers } = graphIndex(g);
   /** @type {Map<string, number>} */
   const rankOf = new Map();   // the rank of each value the graph declares with a shape
   for (const v of [...g.input, ...g.valueInfo]) {
     const t = v.type?.value;
     if (t?.case === 'tensorType' && t.value.shape) rankOf.set(v.name, t.value.shape.dim.length);
   }
-  /** @type {Map<string, { node: NodeProto, input: number }[]>} */
-  const readers = new Map();
-  for (const n of g.node) n.input.forEach((x, k) => { if (x) readers.set(x, [...(readers.get(x) ?? []), { node: n, input: k }]); });
   const names = new Set([...constant.keys(), ...g.input.map((i) => i.name), ...g.node.flatMap((n) => [...n.input, ...n.output])]);
   /** @param {string} base */
   const fresh = (base) => {
@@ -389,19 +400,13 @@ function alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName,
 export function fuseGatherBlockQuantizedMul(g, opsets) {
   const isGbq = (/** @type {NodeProto} */ n) => n.opType === 'GatherBlockQuantized' && canonicalDomain(n.domain) === 'com.microsoft';
   if ((opsets.get('') ?? 0) < 7 || !g.node.some(isGbq)) return { graph: g, opsets: new Map(opsets) };
-  /** @type {Map<string, TensorProto>} */
-  const constant = new Map(g.initializer.map((t) => [t.name, t]));
-  for (const i of g.input) constant.delete(i.name);   // (a feed may replace it)
-  const outputs = new Set(g.output.map((o) => o.name));
-  /** @type {Map<string, NodeProto[]>} */
-  const readers = new Map();
-  for (const n of g.node) for (const x of n.input) if (x) readers.set(x, [...(readers.get(x) ?? []), n]);
+  const { constant, outputs, readers } = graphIndex(g);
   /** @type {Map<NodeProto, NodeProto | null>} */
   const replaced = new Map();   // node -> its replacement (null: fused away)
   for (const q of g.node) {
     if (!isGbq(q) || q.output.length !== 1 || q.input.length > 4 || outputs.has(q.output[0])) continue;
     const uses = readers.get(q.output[0]) ?? [];
-    const m = uses[0];
+    const m = uses[0]?.node;
     if (uses.length !== 1 || m.opType !== 'Mul' || canonicalDomain(m.domain) !== '' || m.input.length !== 2 || m.output.length !== 1) continue;
     const k = m.input.indexOf(q.output[0]);
     const c = constant.get(m.input[1 - k]), scales = constant.get(q.input[2]), data = constant.get(q.input[0]);
