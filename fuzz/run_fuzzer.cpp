@@ -10,6 +10,7 @@
 // - errors are the ones the naive rules predict (an index out of range gives ERR_INDEX naming
 //   the first bad position, a bad axis ERR_ATTRIBUTE, an impossible shape ERR_SHAPE);
 // - infer_node on the same concrete shapes (and shape values) agrees with run_node.
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -396,9 +397,18 @@ void check_prepared(FuzzedDataProvider& in, const std::string& op, int opset, co
     Tensor other_out;
     const Status os = p.run(other.data(), other.size(), &other_out);
     fuzz::check_status_shape(os);
-    // (a tensor of a type; not input 0's: CastLike's output has input 1's type, DequantizeLinear's
-    // and GatherBlockQuantized's their scales')
-    if (os.is_ok()) FUZZ_CHECK(other.size() > 0 && other_out.type != ElementType::Undefined && other_out.buffer, ctx);
+    if (os.is_ok()) {
+      FUZZ_CHECK(other.size() > 0 && other_out.type != ElementType::Undefined && other_out.buffer, ctx);
+      // (of the type inference gives those inputs, which is not always input 0's: CastLike's output
+      // has input 1's type, DequantizeLinear's and GatherBlockQuantized's their scales')
+      if (std::find(other.begin(), other.end(), nullptr) == other.end()) {
+        std::vector<ValueInfo> infos;
+        for (const Tensor* t : other) infos.push_back(ValueInfo::of_dims(t->type, t->dims));
+        std::vector<ValueInfo> inferred;
+        if (infer_node(op, opset, attrs, infos, &inferred).is_ok())
+          FUZZ_CHECK(inferred.size() == 1 && inferred[0].type == other_out.type, "prepared run, other inputs: output type: " + ctx);
+      }
+    }
   }
   if (inputs.size() != 2 || !inputs[0] || !inputs[1]) return;
   const Tensor& data = *inputs[0];
@@ -639,8 +649,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     std::vector<ValueInfo> inferred;
     const Status is = infer_node(op, opset, attrs, infos, &inferred);
     // (errors that depend on values, which inference does not see: an index out of range, memory,
-    // and an invalid value such as an integer Div by zero or a string Cast/CastLike cannot parse)
-    if (s.is_ok() || s.code() == StatusCode::Index || s.code() == StatusCode::OutOfMemory || s.code() == StatusCode::InvalidArgument) {
+    // and an invalid value of the ops that refuse some: an integer Div by zero, a string that
+    // Cast/CastLike cannot parse, a float8 zero point of DequantizeLinear that is not 0)
+    const bool value_error = s.code() == StatusCode::InvalidArgument && (op == "Div" || op == "Cast" || op == "CastLike" || op == "DequantizeLinear");
+    if (s.is_ok() || s.code() == StatusCode::Index || s.code() == StatusCode::OutOfMemory || value_error) {
       FUZZ_CHECK(is.is_ok(), "run " + std::string(status_code_string(s.code())) + " but infer fails: " + is.message() + ": " + ctx);
       FUZZ_CHECK(inferred.size() == 1 && (s.is_ok() ? inferred[0].type == outputs[0].type : !classic || inferred[0].type == inputs[0]->type) &&
                      (!classic || inferred[0].fully_known()), ctx);
