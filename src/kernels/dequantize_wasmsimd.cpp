@@ -196,7 +196,8 @@ template <bool kBfloat16>
 inline Lut4Table lut4_table(const v128_t d[4], v128_t scale, bool scaled, v128_t multiplier) {
   v128_t bits[4];
   // (one loop, not four copies: with lut4_table_odd taking the default zero points, this is the
-  // rarer path, and unrolled it cost the threads build 3 KB of its 300, for no difference measured)
+  // rarer path, and unrolled it took the threads build over its size limit for no speed measured:
+  // docs/notes/2026-11-27-opfs-row-layout.md)
   ONNXWASM_PLAIN_LOOP
   for (int q = 0; q < 4; ++q) {
     v128_t f = wasm_f32x4_mul(d[q], scale);
