@@ -357,7 +357,7 @@ export function opfsFiles(fetchRange) {
     // Writes the entry's file `rowsName`: rows 0 ... rows - 1 of the tables `parts` ([{ offset,
     // rowBytes }], stored in the complete file `name`) side by side, row by row (row r: part 0's
     // row r, then part 1's ...), so that a run reads a row of them all in one read (the option
-    // cacheRowLayout). Read and written CHUNK_ROWS_BYTES of rows at a time; resumed from the whole
+    // cacheRowLayout). Read and written ROWS_CHUNK bytes of rows at a time; resumed from the whole
     // rows a part holds; a part is removed when the quota runs out (store).
     /**
      * @param {string} entry

@@ -7,7 +7,7 @@ import { ExternalDataError, ModelError } from '../generated/errors.mjs';
 import { whyFetchFailed } from './fetch-failure.mjs';
 import { getModule } from '../runtime.mjs';
 import { CHUNK, DownloadStopped, ShortRead } from './sources.mjs';
-import { sizeText } from './table-facts.mjs';
+import { sizeText, tableBytes } from './table-facts.mjs';
 
 /** @typedef {import('./progress.mjs').Progress} Progress */
 /** @typedef {import('./sources.mjs').Source} Source */
@@ -19,6 +19,16 @@ const heap = () => getModule().HEAPU8;
 function readError(e) {
   if (e.kind === 'short') return new ShortRead(e.size);
   return e;
+}
+
+// The room the storage quota leaves, when it is less than `need` bytes; null when there is enough
+// or the browser does not say.
+/** @param {number} need */
+async function roomShort(need) {
+  // (quota and usage come together: quota is checked finite)
+  const estimate = /** @type {{ quota: number, usage: number } | undefined} */ (await navigator.storage.estimate?.());
+  if (!estimate || !Number.isFinite(estimate.quota) || estimate.quota - estimate.usage >= need) return null;
+  return Math.max(0, estimate.quota - estimate.usage);
 }
 
 /** @implements {Source} */
@@ -71,10 +81,9 @@ export class OpfsSource {
     const stored = part ?? 0;
     const need = Math.max(0, (this.needed ?? 0) - stored);
     // (with keepPartial the download goes ahead: what fits is kept, and resumed once there is room)
-    // (quota and usage come together: quota is checked finite below)
-    const estimate = /** @type {{ quota: number, usage: number } | null | undefined} */ (this.keepPartial ? null : await navigator.storage.estimate?.());
-    if (estimate && Number.isFinite(estimate.quota) && estimate.quota - estimate.usage < need)
-      throw new ExternalDataError(`${this.#what()}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(/** @type {number} */ (this.needed))} in all, ${stored} stored), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
+    const room = this.keepPartial ? null : await roomShort(need);
+    if (room !== null)
+      throw new ExternalDataError(`${this.#what()}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(/** @type {number} */ (this.needed))} in all, ${stored} stored), and the storage quota leaves ${room}; nothing was written`);
     try {
       await this.addFile(this.name);
       if (this.origin.url) await this.store.call('download', [this.entry, this.name, this.origin.url.href, this.keepPartial], (n) => progress.add(n));
@@ -102,7 +111,8 @@ export class OpfsSource {
   /** @param {import('./table-facts.mjs').TableFacts[]} tables */
   rowLayoutOf(tables) {
     const rows = tables[0].dims[0];
-    const parts = tables.map((x) => ({ offset: x.offset, rowBytes: rows ? x.bytes / rows : 0 }));
+    // (a row's bytes as LazyTable counts them, whose sum is the layout's width when it is read)
+    const parts = tables.map((x) => ({ offset: x.offset, rowBytes: tableBytes(x.t, [1, ...x.dims.slice(1)]) }));
     const name = `${this.name}.rows-${parts.map((p) => `${p.offset}x${p.rowBytes}`).join('-')}`;
     return { name, parts, rows, bytes: tables.reduce((a, x) => a + x.bytes, 0) };
   }
@@ -127,10 +137,10 @@ export class OpfsSource {
     try {
       const { complete, part } = await this.store.call('status', [this.entry, name]);
       if (complete === null) {
-        const estimate = /** @type {{ quota: number, usage: number } | undefined} */ (await navigator.storage.estimate?.());
         const need = bytes - (part ?? 0);
-        if (estimate && Number.isFinite(estimate.quota) && estimate.quota - estimate.usage < need)
-          throw new ExternalDataError(`${what}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(bytes)} in all), and the storage quota leaves ${Math.max(0, estimate.quota - estimate.usage)}; nothing was written`);
+        const room = await roomShort(need);
+        if (room !== null)
+          throw new ExternalDataError(`${what}: keeping it in the origin private file system needs ${need} more bytes (${sizeText(bytes)} in all), and the storage quota leaves ${room}; nothing was written`);
         await this.addFile(name);
         await this.store.call('interleave', [this.entry, this.name, name, parts, rows], (n) => progress.add(n));
       }

@@ -111,7 +111,6 @@ class ReaderWorker {
 
 let files = /** @type {OpfsFiles | null} */ (null), worker = /** @type {ReaderWorker | null} */ (null);
 
-
 // The cache's files as async calls: status, download, copy, readMeta, addFiles, list, remove,
 // readRuns(entry, name, runs [{ at, length, addr }], end, heap) into wasm memory (heap(): the
 // current HEAPU8) and readBytes(entry, name, length) into a new Uint8Array.
