@@ -189,9 +189,17 @@ struct Lut4Table {
   v128_t t0, t1, low, high;
 };
 
-// (scaled: each entry is then multiplied by `multiplier`, four float lanes of it, as the scalar
-// twin does: the entry as a 16-bit value, widened (half_round4: the same float without the bits;
-// bfloat16: its rounding, then the low bits cleared), times the multiplier, rounded once more)
+// Four table entries from four differences times the scale, `f`: the 16-bit values' bits in int32
+// lanes. (scaled: each entry is then multiplied by `multiplier`, four float lanes of it, as the
+// scalar twin does: the entry as a 16-bit value, widened (half_round4: the same float without the
+// bits; bfloat16: its rounding, then the low bits cleared), times the multiplier, rounded once
+// more.) `f` is left as the float narrowed, whose NaN lanes lut4_table_odd keeps apart.
+template <bool kBfloat16>
+inline v128_t lut4_entries(v128_t& f, bool scaled, v128_t multiplier) {
+  if (scaled) f = wasm_f32x4_mul(kBfloat16 ? wasm_i32x4_shl(bfloat16_bits4(f), 16) : half_round4(f), multiplier);
+  return kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
+}
+
 template <bool kBfloat16>
 inline Lut4Table lut4_table(const v128_t d[4], v128_t scale, bool scaled, v128_t multiplier) {
   v128_t bits[4];
@@ -201,8 +209,7 @@ inline Lut4Table lut4_table(const v128_t d[4], v128_t scale, bool scaled, v128_t
   ONNXWASM_PLAIN_LOOP
   for (int q = 0; q < 4; ++q) {
     v128_t f = wasm_f32x4_mul(d[q], scale);
-    if (scaled) f = wasm_f32x4_mul(kBfloat16 ? wasm_i32x4_shl(bfloat16_bits4(f), 16) : half_round4(f), multiplier);
-    bits[q] = kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
+    bits[q] = lut4_entries<kBfloat16>(f, scaled, multiplier);
   }
   Lut4Table t;
   // (the bits are 0..0xFFFF: the signed-to-unsigned saturating narrowing keeps them)
@@ -226,8 +233,7 @@ inline Lut4Table lut4_table_odd(bool is_signed, v128_t scale, bool scaled, v128_
   for (int q = 0; q < 2; ++q) {
     const float c = static_cast<float>(4 * q + 1);
     v128_t f = wasm_f32x4_mul(wasm_f32x4_make(c, c + 1, c + 2, c + 3), scale);
-    if (scaled) f = wasm_f32x4_mul(kBfloat16 ? wasm_i32x4_shl(bfloat16_bits4(f), 16) : half_round4(f), multiplier);
-    bits[q] = kBfloat16 ? bfloat16_bits4(f) : half_bits4(f);
+    bits[q] = lut4_entries<kBfloat16>(f, scaled, multiplier);
     keep[q] = wasm_f32x4_eq(f, f);   // (all ones where f is no NaN)
   }
   const v128_t positive = wasm_u16x8_narrow_i32x4(bits[0], bits[1]);   // 1..8
@@ -317,8 +323,7 @@ void x32_lut4_row_to16_wasmsimd(size_t count, size_t block_size, const uint8_t* 
       wasm_v128_store(widened, s4);
       if (odd) {
         v128_t f = wasm_f32x4_mul(wasm_f32x4_splat(0.0f), s4);
-        if (scaled) f = wasm_f32x4_mul(kBfloat16 ? wasm_i32x4_shl(bfloat16_bits4(f), 16) : half_round4(f), m);
-        wasm_v128_store(zeros, kBfloat16 ? bfloat16_bits4(f) : half_bits4(f));
+        wasm_v128_store(zeros, lut4_entries<kBfloat16>(f, scaled, m));
       }
     }
     const size_t i = b * block_size, n = count - i < block_size ? count - i : block_size;
