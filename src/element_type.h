@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "checked_mul.h"
+
 namespace onnxwasm {
 
 enum class ElementType : int32_t {
@@ -34,8 +36,16 @@ inline const char* onnx_name(ElementType t) {
 }
 
 // Bytes that `count` elements take, packed as ONNX packs sub-byte types (rounded up).
-// False on overflow. Not meaningful for strings.
-bool storage_bytes(ElementType t, int64_t count, int64_t* bytes);
+// False on overflow. Not meaningful for strings. (Inline: every tensor a run makes is sized with
+// it.)
+inline bool storage_bytes(ElementType t, int64_t count, int64_t* bytes) {
+  const ElementTypeInfo* info = element_type_info(static_cast<int32_t>(t));
+  if (!info || count < 0) return false;
+  int64_t bits = 0;
+  if (mul_overflows(count, static_cast<int64_t>(info->bits), &bits)) return false;
+  *bytes = bits / 8 + (bits % 8 != 0);
+  return true;
+}
 
 // A set of element types, one bit per ONNX id.
 class TypeSet {

@@ -103,8 +103,8 @@ Pool& pool() {
 
 }  // namespace
 
-void parallel_for(size_t tasks, TaskFn fn, void* ctx) {
-  if (tasks < 2 || !enabled.load()) {
+void parallel_for_tasks(size_t tasks, TaskFn fn, void* ctx) {
+  if (!enabled.load()) {
     for (size_t t = 0; t < tasks; ++t) fn(ctx, t);
     return;
   }
@@ -120,7 +120,7 @@ void parallel_enable() { enabled.store(true); }
 
 namespace onnxwasm {
 
-void parallel_for(size_t tasks, TaskFn fn, void* ctx) {
+void parallel_for_tasks(size_t tasks, TaskFn fn, void* ctx) {
   for (size_t t = 0; t < tasks; ++t) fn(ctx, t);
 }
 size_t parallel_threads() { return 1; }

@@ -74,15 +74,4 @@ Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* ov
   return Dim::unknown();
 }
 
-bool checked_product(const std::vector<int64_t>& dims, int64_t* out) {
-  DimProduct product;
-  for (int64_t d : dims) {
-    if (d < 0) return false;
-    product.mul(d);
-  }
-  if (product.overflows()) return false;
-  *out = product.value();
-  return true;
-}
-
 }  // namespace onnxwasm

@@ -64,7 +64,4 @@ struct ValueInfo {
 // (the result is then unknown). The zero rule is DimProduct's (checked_mul.h).
 Dim dim_product(const std::vector<Dim>& dims, size_t begin, size_t end, bool* overflow);
 
-// Product of concrete dims, 0 when one is 0 (DimProduct); false on overflow or a negative dim.
-bool checked_product(const std::vector<int64_t>& dims, int64_t* out);
-
 }  // namespace onnxwasm

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 
+#include "../checked_mul.h"
 #include "ops.h"
 
 namespace onnxwasm {
