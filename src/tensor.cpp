@@ -3,6 +3,7 @@
 #include "shape.h"
 #include "checked_mul.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -10,8 +11,13 @@
 
 namespace onnxwasm {
 
-// The header's size rounded up to 16: the storage after it stays 16-byte aligned.
+// The header's size rounded up to 16, and the slack that puts the storage on a 16-byte boundary
+// when the block is only 8-byte aligned (Emscripten's malloc aligns to 8). A plain malloc with the
+// storage aligned by hand: aligned_alloc(16) there goes through dlmalloc's memalign, which carves
+// the block out of a larger one and frees the ends, on every tensor a run makes
+// (docs/performance.md, "Against the previous commit").
 constexpr size_t kHeader = (sizeof(Buffer) + 15) & ~size_t{15};
+constexpr size_t kAlignSlack = alignof(std::max_align_t) >= 16 ? 0 : 16 - alignof(std::max_align_t);
 
 namespace {
 
@@ -24,9 +30,9 @@ namespace {
 // matter once any sbrk has failed: dlmalloc then asks for a whole request, not just what its top
 // lacks, so a step can overshoot by at most its size. A step that fails ends the steps: out of
 // memory.
-void* aligned_block(size_t bytes) {
+void* block(size_t bytes) {
   constexpr size_t kLarge = size_t{1} << 30, kStep = size_t{64} << 20, kSlack = size_t{1} << 20;
-  if (bytes <= kLarge) return std::aligned_alloc(16, bytes);
+  if (bytes <= kLarge) return std::malloc(bytes);
   if (bytes > SIZE_MAX - kSlack - kStep) return nullptr;
   void* steps[(SIZE_MAX / kStep) + 2];
   size_t held = 0, count = 0;
@@ -38,10 +44,10 @@ void* aligned_block(size_t bytes) {
   }
   const bool grown = held >= bytes + kSlack;
   while (count > 0) std::free(steps[--count]);
-  return grown ? std::aligned_alloc(16, bytes) : nullptr;
+  return grown ? std::malloc(bytes) : nullptr;
 }
 #else
-void* aligned_block(size_t bytes) { return std::aligned_alloc(16, bytes); }
+void* block(size_t bytes) { return std::malloc(bytes); }
 #endif
 
 }  // namespace
@@ -50,11 +56,12 @@ void* aligned_block(size_t bytes) { return std::aligned_alloc(16, bytes); }
 // it cannot be allocated. Sizes beyond the address space are refused rather than wrapped.
 Buffer* Buffer::allocate(int64_t storage_bytes) {
   const uint64_t rounded = (static_cast<uint64_t>(storage_bytes) + 15) & ~uint64_t{15};
-  if (storage_bytes < 0 || rounded > SIZE_MAX - kHeader) return nullptr;
-  void* p = aligned_block(kHeader + static_cast<size_t>(rounded));
+  if (storage_bytes < 0 || rounded > SIZE_MAX - kHeader - kAlignSlack) return nullptr;
+  void* p = block(kHeader + kAlignSlack + static_cast<size_t>(rounded));
   if (!p) return nullptr;
   Buffer* b = new (p) Buffer();
-  b->data_ = static_cast<uint8_t*>(p) + kHeader;
+  const uintptr_t data = reinterpret_cast<uintptr_t>(p) + kHeader;
+  b->data_ = reinterpret_cast<uint8_t*>((data + 15) & ~uintptr_t{15});
   return b;
 }
 
