@@ -60,8 +60,8 @@ Buffer* Buffer::allocate(int64_t storage_bytes) {
   void* p = block(kHeader + kAlignSlack + static_cast<size_t>(rounded));
   if (!p) return nullptr;
   Buffer* b = new (p) Buffer();
-  const uintptr_t data = reinterpret_cast<uintptr_t>(p) + kHeader;
-  b->data_ = reinterpret_cast<uint8_t*>((data + 15) & ~uintptr_t{15});
+  uint8_t* const after = static_cast<uint8_t*>(p) + kHeader;
+  b->data_ = after + (16 - reinterpret_cast<uintptr_t>(after) % 16) % 16;
   return b;
 }
 
