@@ -104,7 +104,7 @@ Pool& pool() {
 }  // namespace
 
 void parallel_for_tasks(size_t tasks, TaskFn fn, void* ctx) {
-  if (!enabled.load()) {
+  if (tasks < 2 || !enabled.load()) {   // (no task is no split job: the pool is not made for it)
     for (size_t t = 0; t < tasks; ++t) fn(ctx, t);
     return;
   }
