@@ -45,8 +45,18 @@ import { elementType, modelError } from './tensor-proto.mjs';
  * @typedef {{ name: string, t: TensorLike, spec: InputSpec, slot: number, symbolic: boolean }} Like
  */
 
+// The one warm-up of a process or page (#warmUp), queued as a task when the first session is
+// made, so that it runs in the first idle moment after create() rather than in it: a page that
+// makes its session at load and runs it later finds it done, and the first result of a session
+// run at once is not held by it. The first run before it goes ahead; a later one (a loop of runs)
+// starts it and waits for it. 0: not queued yet, 1: queued, 2: running, 3: done.
+/** @type {0 | 1 | 2 | 3} */
+let warmUpState = 0;
+let aRunWentFirst = false;   // a run has gone ahead of the queued warm-up
 /** @type {Promise<void> | null} */
-let warmUp = null;   // the promise of the one warm-up (#warmUp)
+let warmUp = null;   // the promise of the warm-up once it has started
+/** @type {InferenceSession | null} */
+let warmUpSession = null;   // the warm-up's own session, whose runs do not wait for it
 
 // { type, dims } of a ValueInfoProto: dims entries number | symbol string | null; dims null when
 // the rank is unknown.
@@ -193,8 +203,6 @@ export class InferenceSession {
    */
   static async create(source, options = {}) {
     await init();
-    warmUp ??= InferenceSession.#warmUp().catch(() => {});   // once; its failure changes nothing
-    await warmUp;
     const loading = loadingOptions(options);
     /** @type {{ bytes: Uint8Array, baseDir?: string, baseUrl?: URL, wrap?: (src: import('./sources.mjs').Source, location: string) => import('./sources.mjs').Source } | null} */
     const read = loading.cache ? await readCachedModel(source, loading, 'the ONNX model') : await readModel(source, 'the ONNX model');
@@ -207,16 +215,43 @@ export class InferenceSession {
     }
     const session = new InferenceSession();
     await session.#load(model, await ExternalData.create(options, read, read.wrap), loading, read.bytes.length);
+    if (warmUpState === 0) {
+      warmUpState = 1;
+      const timer = setTimeout(InferenceSession.#startWarmUp, 0);
+      /** @type {{ unref?: () => void }} */ (/** @type {unknown} */ (timer)).unref?.();   // (Node: it keeps no process alive)
+    }
     return session;
   }
 
+  // Before a run, while the warm-up is not done: null when this run goes ahead (the first one),
+  // else the promise of the warm-up, which this run waits for.
+  /** @returns {Promise<void> | null} */
+  static #beforeWarmUp() {
+    if (warmUpState === 1 && !aRunWentFirst) {
+      aRunWentFirst = true;
+      return null;
+    }
+    return InferenceSession.#startWarmUp();
+  }
+
+  /** @returns {Promise<void>} */
+  static #startWarmUp() {
+    if (warmUpState < 2) {
+      warmUpState = 2;
+      // (its failure changes nothing)
+      warmUp = InferenceSession.#warmUp().catch(() => {}).then(() => { warmUpState = 3; warmUpSession = null; });
+    }
+    return /** @type {Promise<void>} */ (warmUp);
+  }
+
   // Runs warm-up.mjs's model WARM_UP_RUNS times, so that the run path is compiled before a
-  // user's first runs (see there). Every fourth run feeds a new Tensor, which takes the general
+  // user's later runs (see there). Every fourth run feeds a new Tensor, which takes the general
   // path (its check, then the plan's), as a user's first run does; the others take the one-node
   // plan, as the user's later runs do.
   /** @returns {Promise<void>} */
   static async #warmUp() {
     const session = new InferenceSession();
+    warmUpSession = session;
     await session.#load(decodeModel(WARM_UP_MODEL), await ExternalData.create({}, {}), loadingOptions({}), 0);
     const i = new Tensor('int64', [1n], [1]);
     try {
@@ -340,6 +375,10 @@ export class InferenceSession {
    * @returns {Promise<Record<string, Tensor>>}
    */
   run(feeds, fetches) {
+    if (warmUpState !== 3 && this !== warmUpSession) {
+      const wait = InferenceSession.#beforeWarmUp();
+      if (wait) return wait.then(() => this.run(feeds, fetches));
+    }
     // What the run has made so far, freed if it fails: node outputs (produced) and the Tensors made
     // of { type, data, dims } feeds (temporaries). (Locals, not a record object: in V8's first
     // tiers, a session's first runs, making one cost each run time; docs/performance.md.)

@@ -1,16 +1,18 @@
-// The model InferenceSession runs before the first session a page or process creates: out =
-// Gather(d, i), d a float32 [2, 2] initializer, i an int64 [1] input (ONNX, opset 13; 112 bytes,
-// made with onnx-buf; tests/js/session.test.mjs decodes it). V8 runs a function in its interpreter
-// until it has been called enough; the run path of a session (run, the feed checks, the prepared
-// node, the tensor handles) is shared by every session, so 60 runs here let a user's first runs
-// start on compiled code: before this, runs 2 to 50 of a fresh session were several times the
-// steady state (bench/cold-runs.mjs). 60, not the 40 of an async run(): once run() settled at once
-// (each run cheaper), V8's batch of baseline (Sparkplug) compilation with it fell on the user's
-// first run after 40 runs, and no longer after 60. Since a graph of one node runs by its plan once
-// its feeds have passed their checks (plan.mjs, oneNodePlan), every fourth run (session.mjs)
-// feeds a new Tensor so that the general path a user's first run takes is compiled too, which
-// made that first run faster and left runs 2 to 50 and the first result as they were. Figures:
-// docs/performance.md ("Figures behind design choices") and the cold-run notes in docs/notes/.
+// The model InferenceSession runs once a process or page, in the first idle moment after the
+// first session is made (session.mjs: a task queued by create(); a second run that comes before
+// it starts it and waits): out = Gather(d, i), d a float32 [2, 2] initializer, i an int64 [1]
+// input (ONNX, opset 13; 112 bytes, made with onnx-buf; tests/js/session.test.mjs decodes it).
+// V8 runs a function in its interpreter until it has been called enough; the run path of a session
+// (run, the feed checks, the prepared node, the tensor handles) is shared by every session, so 60
+// runs here let a user's later runs start on compiled code: before this, runs 2 to 50 of a fresh
+// session were several times the steady state (bench/cold-runs.mjs). 60, not the 40 of an async
+// run(): once run() settled at once (each run cheaper), V8's batch of baseline (Sparkplug)
+// compilation with it fell on a user's run after 40 runs, and no longer after 60. Since a graph of
+// one node runs by its plan once its feeds have passed their checks (plan.mjs, oneNodePlan), every
+// fourth run (session.mjs) feeds a new Tensor so that the general path a user's first run takes
+// is compiled too. It ran inside the first create() until 2026-11-27, where it held the first
+// result by about 6 ms. Figures: docs/performance.md ("Figures behind design choices") and the
+// cold-run notes in docs/notes/.
 // @ts-check
 export const WARM_UP_MODEL = new Uint8Array([
   8, 8, 58, 102, 10, 30, 10, 1, 100, 10, 1, 105, 18, 1, 111, 34, 6, 71, 97, 116, 104, 101, 114, 42, 11, 10, 4, 97,
