@@ -142,17 +142,19 @@ writeFileSync(join(dir, 'feeds.json'), JSON.stringify(Object.fromEntries(Object.
 const first = (which) => JSON.parse(execFileSync(process.execPath, [join(root, 'bench/first-result.mjs'), which, dir], { encoding: 'utf8' })).ms;
 // The paths taken in turn, each round in another order, so that a slow moment of this shared
 // machine falls on all of them (7 in a row each had read 34.0 and 24.3 ms for the threads and
-// one-thread paths, which read 28.6 and 28.6 ms taken in turn).
+// one-thread paths, which read 28.6 and 28.6 ms taken in turn), 15 rounds (medians of 7 moved by
+// 15-35% between two runs 40 minutes apart).
 const paths = [['onnx-wasm-runNode', 'onnx-wasm: import, init, runNode'], ['onnx-wasm-runNode-1thread', 'onnx-wasm: import, init({ threads: false }), runNode'], ['onnx-wasm-session', 'onnx-wasm: import, init, InferenceSession.create, run'], ['onnxruntime-web', 'onnxruntime-web: require, InferenceSession.create, run']];
+const FIRST_ROUNDS = 15;
 /** @type {Map<string, number[]>} */
 const firstRuns = new Map(paths.map(([which]) => [which, []]));
-for (let round = 0; round < 7; ++round) {
+for (let round = 0; round < FIRST_ROUNDS; ++round) {
   for (let k = 0; k < paths.length; ++k) {
     const [which] = paths[(k + round) % paths.length];
     firstRuns.get(which).push(first(which));
   }
 }
-const firsts = paths.map(([which, what]) => ({ path: what, 'first result ms (median of 7 fresh processes, the paths in turn)': median(firstRuns.get(which)).toFixed(1) }));
+const firsts = paths.map(([which, what]) => ({ path: what, [`first result ms (median of ${FIRST_ROUNDS} fresh processes, the paths in turn)`]: median(firstRuns.get(which)).toFixed(1) }));
 rmSync(dir, { recursive: true, force: true });
 console.table(firsts);
 
