@@ -5,10 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build-wasm.sh "$@"
 # Node's ESM entry: the wrapper as one file, which imports faster than js/'s modules one by one,
-# its whitespace, comments and syntax minified (names kept, for stack traces; a source map beside
-# it, for --enable-source-maps and debuggers, pointing into js/, which the package ships), which
-# V8 parses faster (docs/performance.md,
-# "Figures behind design choices"). The glue files stay separate, imported when needed.
+# its whitespace, comments and syntax minified, which V8 parses faster (names kept, for stack
+# traces; a source map beside it, for --enable-source-maps and debuggers, pointing into js/, which
+# the package ships; docs/performance.md, "Figures behind design choices"). The glue files stay
+# separate, imported when needed.
 npx --no-install esbuild js/index.mjs --bundle --platform=node --format=esm --log-level=warning --minify-whitespace --minify-syntax --sourcemap --sources-content=false \
   --outfile=dist/index.mjs --external:../dist/onnx-wasm.mjs --external:../dist/onnx-wasm-nosimd.mjs --external:../dist/threads/onnx-wasm-threads.mjs
 # CommonJS entry for require('onnx-wasm'): the ESM wrapper bundled, with import.meta.url mapped.

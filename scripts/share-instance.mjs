@@ -27,13 +27,13 @@ function splitMapComment(text) {
 // ES module: esbuild's last statement, `export{a,b as c,...};`, exports the registered ones.
 const esmFile = join(root, 'dist', 'index.mjs');
 const [esm, esmMap] = splitMapComment(readFileSync(esmFile, 'utf8'));
-const last = /(?:^|[\n;}])export\s*\{([^}]*)\};?\s*$/.exec(esm);
+const last = /(?<=^|[\n;}])export\s*\{([^}]*)\};?\s*$/.exec(esm);   // (after what ends the statement before)
 if (!last) throw new Error('share-instance: dist/index.mjs does not end with an export list');
 const names = last[1].split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
   const [local, exported = local] = s.split(/\s+as\s+/);
   return { local, exported };
 });
-writeFileSync(esmFile, `${esm.slice(0, last.index + (/[;}]/.test(last[0][0]) ? 1 : 0))}
+writeFileSync(esmFile, `${esm.slice(0, last.index)}
 ${note}
 var __onnxWasmShared = globalThis[${key}] ??= Object.freeze({ ${names.map(({ local, exported }) => `${exported}: ${local}`).join(', ')} });
 var { ${names.map(({ exported }) => `${exported}: __shared_${exported}`).join(', ')} } = __onnxWasmShared;

@@ -1,5 +1,5 @@
-// The sizes of the files a browser loads (and Node's entries), measured on the build (dist/), and the figures of the
-// docs that state them. A figure in README.md or docs/*.md is written "<n> KB" followed by a
+// The sizes of the files a browser loads, and of Node's entries, measured on the build (dist/),
+// and the figures of the docs that state them. A figure in README.md or docs/*.md is written "<n> KB" followed by a
 // comment that names its file: `99 KB<!-- size: dist/onnx-wasm.web.mjs -->` (the file's bytes) or
 // `34 KB<!-- gzip: dist/onnx-wasm.web.mjs -->` (gzipped, zlib's default level, as a server sends
 // it); KB are 1000 bytes, and a figure keeps the decimals it is written with.
@@ -16,7 +16,8 @@ export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // The files measured: the one-file entries, the glue and worker scripts they load, the .wasm files,
 // and Node's entries.
 export const FILES = [
-  'dist/onnx-wasm.web.mjs', 'dist/onnx-wasm-threads.web.mjs', 'dist/onnx-wasm-glue.web.mjs', 'dist/index.mjs', 'dist/index.cjs',
+  'dist/onnx-wasm.web.mjs', 'dist/onnx-wasm-threads.web.mjs', 'dist/onnx-wasm-glue.web.mjs',
+  'dist/index.mjs', 'dist/index.cjs',
   'dist/threads/onnx-wasm-threads.web.js', 'dist/threads/onnx-wasm-threads.worker.web.js',
   'dist/onnx-wasm.wasm', 'dist/onnx-wasm-nosimd.wasm', 'dist/threads/onnx-wasm-threads.wasm',
 ];
