@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds everything the package and the tests use: the wasm module (dist/onnx-wasm.{js,wasm}),
+# Builds everything the package and the tests use: the wasm modules and their glue (dist/),
 # the generated JS constants, and the CommonJS entry (dist/index.cjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +20,4 @@ npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --lo
 node scripts/share-instance.mjs   # import and require in one process: one instance (see there)
 node scripts/build-web.mjs
 node scripts/gen-dcts.mjs   # js/index.d.cts, the declarations for require(), from js/index.d.ts
+node scripts/minify-glue.mjs   # the glue Node loads with require(), minified (see there)
