@@ -16,6 +16,8 @@ These files depend on Emscripten $emscripten_required internals and must be port
   bindings/embind.cpp            registers the int64/uint64 memory views by hand (_embind_register_memory_view,
                                  ids 8 and 9 of 3.1.6's typed-array table, which has no 64-bit views)
   scripts/patch-threads-glue.mjs edits the exact text of 3.1.6's pthreads glue and worker script
+  scripts/glue-text.mjs          the glue's exact text that scripts/build-web.mjs and scripts/node-glue.mjs edit;
+                                 node-glue.mjs gives the glue's Node branch what it reads of CommonJS (__dirname, __filename, require)
   js/thread-pool.mjs             starts the threads build's workers through Module.PThread
                                  (allocateUnusedWorker, unusedWorkers, loadWasmModuleToWorker)
 EOF

@@ -19,17 +19,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
+import { NODE_ENV_DECL, withoutExportFooter } from './glue-text.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-const NODE_ENV_DECL = 'var ENVIRONMENT_IS_NODE=typeof process=="object"&&typeof process.versions=="object"&&typeof process.versions.node=="string";';
-const EXPORT_FOOTER = /\nif \(typeof exports === 'object' && typeof module === 'object'\)\n {2}module\.exports = createOnnxWasmModule;\nelse if \(typeof define === 'function' && define\['amd'\]\)\n {2}define\(\[\], function\(\) \{ return createOnnxWasmModule; \}\);\nelse if \(typeof exports === 'object'\)\n {2}exports\["createOnnxWasmModule"\] = createOnnxWasmModule;\n/;
 
 // A glue's text (dist/*.mjs, dist/threads/*.js) for the browser; the worker script has no footer.
 function webGlue(text, file, { footer = true } = {}) {
   if (!text.includes(NODE_ENV_DECL)) throw new Error(`build-web: ${file} has no "${NODE_ENV_DECL}" (another Emscripten?)`);
-  if (footer && !EXPORT_FOOTER.test(text)) throw new Error(`build-web: ${file} does not end with Emscripten 3.1.6's CommonJS/AMD export footer`);
-  return text.replace(NODE_ENV_DECL, '').replace(/\bENVIRONMENT_IS_NODE\b/g, 'false').replace(EXPORT_FOOTER, '\n');
+  const forWeb = text.replace(NODE_ENV_DECL, '').replace(/\bENVIRONMENT_IS_NODE\b/g, 'false');
+  return footer ? withoutExportFooter(forWeb, `build-web: ${file}`) : forWeb;
 }
 
 // The one-thread entry runs both one-thread builds with the SIMD build's glue (js/web.mjs): the

@@ -20,4 +20,4 @@ npx --no-install esbuild js/index.mjs --bundle --platform=node --format=cjs --lo
 node scripts/share-instance.mjs   # import and require in one process: one instance (see there)
 node scripts/build-web.mjs
 node scripts/gen-dcts.mjs   # js/index.d.cts, the declarations for require(), from js/index.d.ts
-node scripts/minify-glue.mjs   # the glue Node loads with require(), minified (see there)
+node scripts/node-glue.mjs   # the glue as Node loads it: ES module copies, and the classic scripts minified (see there)
