@@ -197,8 +197,8 @@ async function nodeFactory(build) {
   if (globalThis.__ONNX_WASM_WEB_ENTRY__) throw invalidArgument('onnx-wasm: the one-file browser entries do not run in Node');
   // The glue as an ES module (scripts/node-glue.mjs), where process.getBuiltinModule gives its
   // Node branch the built-ins it requires (Node >= 20.16): createRequire() and a first require()
-  // of a CommonJS file held the first result about 2 ms (docs/performance.md). Named through a
-  // variable, which bundlers leave alone: this is Node's path only.
+  // of a CommonJS file held the first result (docs/performance.md, "Figures behind design
+  // choices"). Named through a variable, which bundlers leave alone: this is Node's path only.
   if (typeof globalThis.process?.getBuiltinModule === 'function') {
     const file = build.threads ? '../dist/threads/onnx-wasm-threads.node.mjs' : build.simd ? '../dist/onnx-wasm.node.mjs' : '../dist/onnx-wasm-nosimd.node.mjs';
     return (await import(/* @vite-ignore */ /* webpackIgnore: true */ file)).default;
