@@ -6,7 +6,7 @@
 export const NODE_ENV_DECL = 'var ENVIRONMENT_IS_NODE=typeof process=="object"&&typeof process.versions=="object"&&typeof process.versions.node=="string";';
 // Its CommonJS/AMD export, at the end of the glue (not of the worker script): dead in an ES module,
 // where bundlers warn about `module` and `exports`.
-export const EXPORT_FOOTER = /\nif \(typeof exports === 'object' && typeof module === 'object'\)\n {2}module\.exports = createOnnxWasmModule;\nelse if \(typeof define === 'function' && define\['amd'\]\)\n {2}define\(\[\], function\(\) \{ return createOnnxWasmModule; \}\);\nelse if \(typeof exports === 'object'\)\n {2}exports\["createOnnxWasmModule"\] = createOnnxWasmModule;\n/;
+const EXPORT_FOOTER = /\nif \(typeof exports === 'object' && typeof module === 'object'\)\n {2}module\.exports = createOnnxWasmModule;\nelse if \(typeof define === 'function' && define\['amd'\]\)\n {2}define\(\[\], function\(\) \{ return createOnnxWasmModule; \}\);\nelse if \(typeof exports === 'object'\)\n {2}exports\["createOnnxWasmModule"\] = createOnnxWasmModule;\n/;
 
 /**
  * The glue's text without its CommonJS/AMD export.
