@@ -7,7 +7,8 @@
 import { ExternalDataError, ModelError } from '../generated/errors.mjs';
 import { whyFetchFailed } from './fetch-failure.mjs';
 import { OpfsSource } from './opfs-source.mjs';
-import { opfsMissing, opfsStore } from './opfs-store.mjs';
+import { opfsMissing } from './opfs-missing.mjs';
+import { opfsStore } from './opfs-store.mjs';
 import { BlobSource, UrlSource, asUrl, readModel } from './sources.mjs';
 
 /** @typedef {import('./sources.mjs').Source} Source */

@@ -9,6 +9,7 @@
 // @ts-check
 import { fetchRange } from './fetch-range.mjs';
 import { opfsFiles } from './opfs-files.mjs';
+import { inDedicatedWorker } from './opfs-missing.mjs';
 
 /** @typedef {ReturnType<typeof opfsFiles>} OpfsFiles */
 // (a call by the method's name, its arguments as a message carries them)
@@ -22,21 +23,6 @@ import { opfsFiles } from './opfs-files.mjs';
  */
 
 const PROGRESS_EVERY = 4 * 2 ** 20;   // bytes between progress messages of the reader worker
-
-export const inDedicatedWorker = () => typeof DedicatedWorkerGlobalScope === 'function' && globalThis instanceof DedicatedWorkerGlobalScope;
-
-// Whether this context has the origin private file system: null, or why not.
-export async function opfsMissing() {
-  if (typeof navigator !== 'object' || typeof navigator.storage?.getDirectory !== 'function') return 'this context has no origin private file system (navigator.storage.getDirectory)';
-  if (typeof navigator.locks?.request !== 'function') return 'this context has no Web Locks (navigator.locks)';
-  if (!inDedicatedWorker() && typeof Worker !== 'function') return 'this context cannot start a worker for sync access handles';
-  try {
-    await navigator.storage.getDirectory();
-  } catch (e) {
-    return `the browser refuses it here (${e.name}: ${e.message}; private browsing?)`;
-  }
-  return null;
-}
 
 // The reader worker's script: the two functions' source text and a message loop.
 /**
