@@ -109,22 +109,23 @@ uintptr_t run_prepared(uintptr_t node, int n, ow::Status* status) {
   return h;
 }
 
-// ---- Failures and results.
+// ---- Failures and results. (The failures are cold and apart: a call that succeeds compiles none of
+// them, V8 compiling a wasm function whole at its first call.)
 
-val failure(const ow::Status& s) {
+ONNXWASM_COLD val failure(const ow::Status& s) {
   val o = val::object();
   o.set("code", val(ow::status_code_string(s.code())));
   o.set("message", val(s.message()));
   return o;
 }
 
-val malformed(const char* what) {
+ONNXWASM_COLD val malformed(const char* what) {
   return failure(ow::Status(ow::StatusCode::InvalidArgument, std::string("malformed call from JS to the wasm module: ") + what));
 }
 
 val handle_val(uintptr_t h) { return val(static_cast<double>(h)); }
 
-val no_record() { return failure(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record")); }
+ONNXWASM_COLD val no_record() { return failure(ow::Status(ow::StatusCode::OutOfMemory, "cannot allocate a tensor record")); }
 
 // An integer held exactly by a double (|d| < 2^53), into *out; false for anything else.
 bool exact_integer(double d, int64_t* out) {
@@ -134,7 +135,9 @@ bool exact_integer(double d, int64_t* out) {
 }
 
 // ---- Values read from JS, each checked before it is converted; the first wrong one marks the
-// call malformed (and what was read after it is not used).
+// call malformed (and what was read after it is not used). The readers of strings, arrays and
+// tensors are functions of their own (noinline), so that a node's first run compiles only those
+// of the attribute kinds it has (docs/performance.md, "Figures behind design choices").
 
 class Reader {
  public:
@@ -148,7 +151,7 @@ class Reader {
     int64_t v = 0;
     return exact_integer(d, &v) ? v : bad<int64_t>(0);
   }
-  std::string string(const val& v) {
+  [[gnu::noinline]] std::string string(const val& v) {
     if (!v.isString()) return bad(std::string());
     return v.as<std::string>();
   }
@@ -158,7 +161,7 @@ class Reader {
     return v["length"].as<uint32_t>();
   }
   // An array of numbers (each checked: a typed array's copy would turn '3' into 3).
-  std::vector<double> numbers(const val& v) {
+  [[gnu::noinline]] std::vector<double> numbers(const val& v) {
     const uint32_t n = length(v);
     std::vector<double> out;
     out.reserve(n);
@@ -171,7 +174,7 @@ class Reader {
     return out;
   }
   // int64 values: numbers (exact integers) or, beyond 2^53, decimal strings ("9223372036854775807").
-  std::vector<int64_t> int64s(const val& v) {
+  [[gnu::noinline]] std::vector<int64_t> int64s(const val& v) {
     const uint32_t n = length(v);
     std::vector<int64_t> out;
     for (uint32_t i = 0; i < n && ok_; ++i) {
@@ -188,7 +191,7 @@ class Reader {
   }
   // Whether `s` is a decimal integer ("-12"), into *out; one outside int64 is malformed (then
   // true, with the reader marked bad).
-  bool decimal(const std::string& s, int64_t* out) {
+  [[gnu::noinline]] bool decimal(const std::string& s, int64_t* out) {
     bool digits = !s.empty() && s != "-";
     for (size_t k = !s.empty() && s[0] == '-' ? 1 : 0; k < s.size(); ++k) digits = digits && s[k] >= '0' && s[k] <= '9';
     if (!digits) return false;
@@ -211,7 +214,7 @@ class Reader {
 // one of ONNX's names (attr_kind_name: 'INT', 'INTS', ...) and INT values exact below 2^53.
 // A TENSOR attribute's value, { type: ONNX id, dims, bytes: the storage's bytes } or, for
 // strings, { type, dims, strings } (js/node.mjs, tensorValue), into *out.
-void read_tensor_value(Reader& r, const val& value, ow::Tensor* out) {
+[[gnu::noinline]] void read_tensor_value(Reader& r, const val& value, ow::Tensor* out) {
   if (value.isNull() || value.typeOf().as<std::string>() != "object") {
     r.integer(NAN);
     return;
@@ -241,6 +244,11 @@ void read_tensor_value(Reader& r, const val& value, ow::Tensor* out) {
   }
 }
 
+[[gnu::noinline]] void read_strings(Reader& r, const val& value, std::vector<std::string>* out) {
+  const uint32_t n = r.length(value);
+  for (uint32_t j = 0; j < n && r.ok(); ++j) out->push_back(r.string(value[j]));
+}
+
 ow::Attributes read_attributes(Reader& r, const val& list) {
   ow::Attributes attrs;
   const uint32_t count = r.length(list);
@@ -267,11 +275,7 @@ ow::Attributes read_attributes(Reader& r, const val& list) {
         case ow::AttrKind::Float: attr.floats = {r.number(value)}; break;
         case ow::AttrKind::Floats: attr.floats = r.numbers(value); break;
         case ow::AttrKind::String: attr.strings = {r.string(value)}; break;
-        case ow::AttrKind::Strings: {
-          const uint32_t n = r.length(value);
-          for (uint32_t j = 0; j < n && r.ok(); ++j) attr.strings.push_back(r.string(value[j]));
-          break;
-        }
+        case ow::AttrKind::Strings: read_strings(r, value, &attr.strings); break;
         case ow::AttrKind::Tensor: read_tensor_value(r, value, &attr.tensor); break;
       }
     }

@@ -169,7 +169,9 @@ void PreparedOp::remember_inferred(const Tensor* const* inputs, size_t n) {
 
 Status PreparedOp::run(const Tensor* const* inputs, size_t n, Tensor* output) {
   const OpVersion& v = *v_;
-  if (!same_inputs_as_inferred(inputs, n)) {
+  // (inferred_valid_ first: a node's first run, which compiles every wasm function it calls,
+  // does not call the comparison)
+  if (!inferred_valid_ || !same_inputs_as_inferred(inputs, n)) {
     ONNXWASM_RETURN_IF_ERROR(infer_for_run(inputs, n));
     remember_inferred(inputs, n);
   }
@@ -202,6 +204,7 @@ Status PreparedOp::infer_for_run(const Tensor* const* inputs, size_t n) {
     info.float_values.reset();
     info.rank_known = inputs[i] != nullptr;
     if (!inputs[i]) continue;
+    info.dims.reserve(inputs[i]->dims.size());   // (no growth path to compile at the first run)
     for (int64_t d : inputs[i]->dims) info.dims.push_back(Dim::known(d));
     if (v.input(i).value_needed) read_values(*inputs[i], &info);
   }

@@ -152,6 +152,19 @@ Status infer_gather(const OpVersion& v, const OpParams& p, const std::vector<Val
   return Status::ok();
 }
 
+namespace {
+
+// (apart from run_gather: V8 compiles a wasm function whole at its first call, and a run of
+// another type need not compile this)
+[[gnu::noinline]] void gather_strings(const std::string* s, std::string* d, const uint32_t* idx, size_t n, int64_t outer,
+                                      int64_t axis_dim, int64_t inner) {
+  for (int64_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < inner; ++j) *d++ = s[(o * axis_dim + idx[i]) * inner + j];
+}
+
+}  // namespace
+
 Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const Tensor*>& in,
                   const std::vector<ValueInfo>& inferred, std::vector<Tensor>* out) {
   const Tensor& data = *in[0];
@@ -201,12 +214,7 @@ Status run_gather(const OpVersion& v, const OpParams& p, const std::vector<const
   } else if (copies) {
     const uint32_t* idx = norm;
     if (data.is_string()) {
-      const std::string* s = data.buffer->strings();
-      std::string* d = result.buffer->strings();
-      for (int64_t o = 0; o < outer; ++o)
-        for (size_t i = 0; i < n; ++i)
-          for (int64_t j = 0; j < inner; ++j)
-            *d++ = s[(o * axis_dim + idx[i]) * inner + j];
+      gather_strings(data.buffer->strings(), result.buffer->strings(), idx, n, outer, axis_dim, inner);
     } else {
       const size_t width = static_cast<size_t>(bits / 8);   // 0 for a sub-byte type
       GatherPlan plan;
