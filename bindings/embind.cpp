@@ -664,6 +664,21 @@ val op_versions() {
 // first: a table's rows of one op are adjacent, so the search ends at once. It runs in a session's
 // first create, in code the engine has just compiled, where searching the string built so far for
 // each row was a part of that create worth saving: docs/performance.md.)
+// (digits by hand: std::to_string would add its own functions for the engine to compile at
+// start-up)
+void append_decimal(std::string& out, int64_t x) {
+  char digits[24];
+  char* const end = digits + sizeof digits;
+  char* p = end;
+  uint64_t u = x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+  do {
+    *--p = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (x < 0) *--p = '-';
+  out.append(p, static_cast<size_t>(end - p));
+}
+
 std::string build_registry_index() {
   std::string out;
   std::vector<const ow::OpVersion*> listed;
@@ -671,8 +686,11 @@ std::string build_registry_index() {
     auto same = [&v](const ow::OpVersion* x) { return std::strcmp(x->op, v.op) == 0 && std::strcmp(x->domain, v.domain) == 0; };
     if (std::find_if(listed.rbegin(), listed.rend(), same) != listed.rend()) continue;
     listed.push_back(&v);
-    out.append(v.domain).append("\t").append(v.op).append("\t").append(std::to_string(v.caps.rows_input)).append("\t");
-    out.append(v.caps.rows_axis ? v.caps.rows_axis : "").append("\t").append(std::to_string(v.caps.rows_also)).append("\n");
+    out.append(v.domain).append("\t").append(v.op).append("\t");
+    append_decimal(out, v.caps.rows_input);
+    out.append("\t").append(v.caps.rows_axis ? v.caps.rows_axis : "").append("\t");
+    append_decimal(out, v.caps.rows_also);
+    out.append("\n");
   }
   return out;
 }
