@@ -514,6 +514,81 @@ val dim_val(const ow::Dim& d) {
   return val::null();
 }
 
+// The parts of infer_node, each a function of its own (noinline), as the readers are: a node's
+// first inference compiles those its inputs and outputs need.
+
+// An input's value: entries a number, a decimal string beyond 2^53, a symbol or null (dim_values).
+[[gnu::noinline]] void read_value_entries(Reader& r, const val& value, ow::ValueInfo* info) {
+  const uint32_t n = r.length(value);
+  std::vector<ow::Dim> entries;
+  for (uint32_t k = 0; k < n && r.ok(); ++k) {
+    const val e = value[k];
+    if (e.isString()) {
+      const std::string text = e.as<std::string>();
+      int64_t big = 0;
+      if (r.decimal(text, &big)) entries.push_back(ow::Dim::known(big));
+      else entries.push_back(ow::Dim::named(text));
+    } else if (e.isNull()) {
+      entries.push_back(ow::Dim::unknown());
+    } else {
+      entries.push_back(ow::Dim::known(r.integer(r.number(e))));
+    }
+  }
+  info->set_values(std::move(entries));
+}
+
+[[gnu::noinline]] ow::ValueInfo read_value_info(Reader& r, const val& x) {
+  ow::ValueInfo info;
+  info.type = static_cast<ow::ElementType>(r.integer(r.number(x["type"])));
+  const val dims = x["dims"];
+  info.rank_known = !dims.isNull();
+  const uint32_t rank = info.rank_known ? r.length(dims) : 0;
+  for (uint32_t k = 0; k < rank && r.ok(); ++k) {
+    const val d = dims[k];
+    if (d.isNumber())
+      info.dims.push_back(ow::Dim::known(r.integer(d.as<double>())));
+    else if (d.isString())
+      info.dims.push_back(ow::Dim::named(d.as<std::string>()));
+    else if (d.isNull())
+      info.dims.push_back(ow::Dim::unknown());
+    else
+      r.integer(NAN);
+  }
+  const val value = x["value"];
+  if (!value.isUndefined()) read_value_entries(r, value, &info);
+  return info;
+}
+
+// An output's known values as JS gets them: numbers, or beyond 2^53 decimal strings (a double
+// would round them); or entries a number, a symbol or null.
+[[gnu::noinline]] val values_val(const ow::ValueInfo& info) {
+  val values = val::array();
+  if (info.int_values) {
+    for (size_t k = 0; k < info.int_values->size(); ++k) {
+      const int64_t x = (*info.int_values)[k];
+      if (x >= -9007199254740991 && x <= 9007199254740991) values.set(k, static_cast<double>(x));
+      else values.set(k, std::to_string(x));
+    }
+  } else {
+    for (size_t k = 0; k < info.dim_values->size(); ++k) values.set(k, dim_val((*info.dim_values)[k]));
+  }
+  return values;
+}
+
+[[gnu::noinline]] val info_val(const ow::ValueInfo& info) {
+  val o = val::object();
+  o.set("type", static_cast<int>(info.type));
+  if (info.rank_known) {
+    val dims = val::array();
+    for (size_t k = 0; k < info.dims.size(); ++k) dims.set(k, dim_val(info.dims[k]));
+    o.set("dims", dims);
+  } else {
+    o.set("dims", val::null());
+  }
+  if (info.int_values || info.dim_values) o.set("value", values_val(info));
+  return o;
+}
+
 // Output types and shapes of one node. Inputs: [{ type: ONNX id (0 for an omitted input), dims:
 // (number | string | null)[] | null, value?: (number | string | null)[] }]: value entries are
 // numbers, a decimal string for an int64 beyond 2^53, or for values computed from symbolic dims a
@@ -526,77 +601,13 @@ val infer_node(val domain_name, val op_name, int opset, val attrs, val inputs) {
   ow::Attributes a = read_attributes(r, attrs);
   std::vector<ow::ValueInfo> in;
   const uint32_t n = r.length(inputs);
-  for (uint32_t i = 0; i < n && r.ok(); ++i) {
-    const val x = inputs[i];
-    ow::ValueInfo info;
-    info.type = static_cast<ow::ElementType>(r.integer(r.number(x["type"])));
-    const val dims = x["dims"];
-    info.rank_known = !dims.isNull();
-    const uint32_t rank = info.rank_known ? r.length(dims) : 0;
-    for (uint32_t k = 0; k < rank && r.ok(); ++k) {
-      const val d = dims[k];
-      if (d.isNumber())
-        info.dims.push_back(ow::Dim::known(r.integer(d.as<double>())));
-      else if (d.isString())
-        info.dims.push_back(ow::Dim::named(d.as<std::string>()));
-      else if (d.isNull())
-        info.dims.push_back(ow::Dim::unknown());
-      else
-        r.integer(NAN);
-    }
-    // value: numbers (int_values), or entries a number, a symbol or null (dim_values).
-    const val value = x["value"];
-    if (!value.isUndefined()) {
-      const uint32_t n = r.length(value);
-      std::vector<ow::Dim> entries;
-      for (uint32_t k = 0; k < n && r.ok(); ++k) {
-        const val e = value[k];
-        if (e.isString()) {
-          const std::string text = e.as<std::string>();
-          int64_t big = 0;
-          if (r.decimal(text, &big)) entries.push_back(ow::Dim::known(big));
-          else entries.push_back(ow::Dim::named(text));
-        } else if (e.isNull()) {
-          entries.push_back(ow::Dim::unknown());
-        } else {
-          entries.push_back(ow::Dim::known(r.integer(r.number(e))));
-        }
-      }
-      info.set_values(std::move(entries));
-    }
-    in.push_back(std::move(info));
-  }
+  for (uint32_t i = 0; i < n && r.ok(); ++i) in.push_back(read_value_info(r, inputs[i]));
   if (!r.ok()) return malformed("a node and an array of { type, dims, value? }");
   std::vector<ow::ValueInfo> out;
   const ow::Status s = ow::infer_node(domain, op, opset, a, in, &out);
   if (!s.is_ok()) return failure(s);
   val list = val::array();
-  for (size_t i = 0; i < out.size(); ++i) {
-    val o = val::object();
-    o.set("type", static_cast<int>(out[i].type));
-    if (out[i].rank_known) {
-      val dims = val::array();
-      for (size_t k = 0; k < out[i].dims.size(); ++k) dims.set(k, dim_val(out[i].dims[k]));
-      o.set("dims", dims);
-    } else {
-      o.set("dims", val::null());
-    }
-    if (out[i].int_values) {
-      val values = val::array();
-      // (beyond 2^53 as a decimal string: a double would round it)
-      for (size_t k = 0; k < out[i].int_values->size(); ++k) {
-        const int64_t x = (*out[i].int_values)[k];
-        if (x >= -9007199254740991 && x <= 9007199254740991) values.set(k, static_cast<double>(x));
-        else values.set(k, std::to_string(x));
-      }
-      o.set("value", values);
-    } else if (out[i].dim_values) {
-      val values = val::array();
-      for (size_t k = 0; k < out[i].dim_values->size(); ++k) values.set(k, dim_val((*out[i].dim_values)[k]));
-      o.set("value", values);
-    }
-    list.set(i, o);
-  }
+  for (size_t i = 0; i < out.size(); ++i) list.set(i, info_val(out[i]));
   return list;
 }
 
