@@ -5,7 +5,7 @@
 // for --enable-source-maps and debuggers, points into js/, which the package ships
 // (docs/performance.md, "Figures behind design choices"). The glue files stay separate, imported
 // when needed. These runtimes have no origin private file system: the OPFS cache's code
-// (js/model/opfs-source.mjs, opfs-store.mjs and what they import) is replaced by
+// (js/model/model-cache.mjs, opfs-source.mjs and what only they import) is replaced by
 // js/model/opfs-node.mjs, and the build checks that none of it is left.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,12 +13,12 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAND_IN = join(root, 'js/model/opfs-node.mjs');
-const LEFT_OUT = ['js/model/opfs-source.mjs', 'js/model/opfs-store.mjs', 'js/model/opfs-files.mjs'];
+const LEFT_OUT = ['js/model/model-cache.mjs', 'js/model/opfs-source.mjs', 'js/model/opfs-store.mjs', 'js/model/opfs-files.mjs'];
 
 const opfsLeftOut = {
   name: 'opfs-left-out',
   setup(b) {
-    b.onResolve({ filter: /^\.\/opfs-(source|store)\.mjs$/ }, () => ({ path: STAND_IN }));
+    b.onResolve({ filter: /^\.\/(model\/)?(model-cache|opfs-source)\.mjs$/ }, () => ({ path: STAND_IN }));
   },
 };
 

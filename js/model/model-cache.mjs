@@ -7,7 +7,7 @@
 import { ExternalDataError, ModelError } from '../generated/errors.mjs';
 import { whyFetchFailed } from './fetch-failure.mjs';
 import { OpfsSource } from './opfs-source.mjs';
-import { opfsMissing } from './opfs-missing.mjs';
+import { cacheMissingError } from './opfs-missing.mjs';
 import { opfsStore } from './opfs-store.mjs';
 import { BlobSource, UrlSource, asUrl, readModel } from './sources.mjs';
 
@@ -40,8 +40,8 @@ const blobKey = (blob) => ({ url: `file:${blob.name ?? 'blob'}`, cacheKey: `${bl
 
 /** @returns {Promise<OpfsStore>} */
 async function store() {
-  const missing = await opfsMissing();
-  if (missing) throw new ExternalDataError(`the model cache (options.cache 'opfs') needs the origin private file system: ${missing}`);
+  const missing = await cacheMissingError();
+  if (missing) throw missing;
   return opfsStore();
 }
 

@@ -1,7 +1,8 @@
-// Whether this context can keep the OPFS cache (model-cache.mjs): apart from the cache's code
-// (opfs-store.mjs, opfs-source.mjs), which Node's bundles leave out (opfs-node.mjs), so that both
-// give the same answer.
+// Whether this context can keep the OPFS cache, and the error the cache fails with where it cannot:
+// apart from the cache's code (model-cache.mjs, opfs-store.mjs, opfs-source.mjs), which Node's
+// bundles leave out (opfs-node.mjs), so that both fail alike.
 // @ts-check
+import { ExternalDataError } from '../generated/errors.mjs';
 
 export const inDedicatedWorker = () => typeof DedicatedWorkerGlobalScope === 'function' && globalThis instanceof DedicatedWorkerGlobalScope;
 
@@ -16,4 +17,10 @@ export async function opfsMissing() {
     return `the browser refuses it here (${e.name}: ${e.message}; private browsing?)`;
   }
   return null;
+}
+
+// The cache's error where this context has no origin private file system, or null.
+export async function cacheMissingError() {
+  const missing = await opfsMissing();
+  return missing ? new ExternalDataError(`the model cache (options.cache 'opfs') needs the origin private file system: ${missing}`) : null;
 }
