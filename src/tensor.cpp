@@ -11,13 +11,16 @@
 
 namespace onnxwasm {
 
-// The header's size rounded up to 16, and the slack that puts the storage on a 16-byte boundary
-// when the block is only 8-byte aligned (Emscripten's malloc aligns to 8). A plain malloc with the
-// storage aligned by hand: aligned_alloc(16) there goes through dlmalloc's memalign, which carves
+// The header's size rounded up to 16, and the slack that puts the storage on a cache line (64
+// bytes) whatever the block's own alignment (Emscripten's malloc aligns to 8): a gather's rows
+// copied into an output that starts on one took less time than into one that starts 16-byte
+// aligned only (docs/performance.md, "Figures behind design choices"). A plain malloc with the
+// storage aligned by hand: aligned_alloc there goes through dlmalloc's memalign, which carves
 // the block out of a larger one and frees the ends, on every tensor a run makes
 // (docs/performance.md, "Against the previous commit").
 constexpr size_t kHeader = (sizeof(Buffer) + 15) & ~size_t{15};
-constexpr size_t kAlignSlack = alignof(std::max_align_t) >= 16 ? 0 : 16 - alignof(std::max_align_t);
+constexpr size_t kStorageAlign = 64;
+constexpr size_t kAlignSlack = kStorageAlign - alignof(std::max_align_t);
 
 namespace {
 
@@ -61,7 +64,7 @@ Buffer* Buffer::allocate(int64_t storage_bytes) {
   if (!p) return nullptr;
   Buffer* b = new (p) Buffer();
   uint8_t* const after = static_cast<uint8_t*>(p) + kHeader;
-  b->data_ = after + (16 - reinterpret_cast<uintptr_t>(after) % 16) % 16;
+  b->data_ = after + (kStorageAlign - reinterpret_cast<uintptr_t>(after) % kStorageAlign) % kStorageAlign;
   return b;
 }
 

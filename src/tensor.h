@@ -14,9 +14,9 @@ namespace onnxwasm {
 
 class BufferRef;
 
-// One allocation: this header, then the tensor's storage (16-byte aligned): raw bytes or an array
-// of std::string. Tensors share it through BufferRef (views' outputs share their input's); it is
-// freed with the last one. The count is not atomic: tensors are made, copied and
+// One allocation: this header, then the tensor's storage (on a 64-byte boundary): raw bytes or
+// an array of std::string. Tensors share it through BufferRef (views' outputs share their
+// input's); it is freed with the last one. The count is not atomic: tensors are made, copied and
 // freed on the calling thread only (pool workers only read and write the bytes of a gather).
 class Buffer {
  public:

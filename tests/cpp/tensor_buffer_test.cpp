@@ -1,4 +1,4 @@
-// A tensor's storage (Buffer): 16-byte aligned whatever the allocator's own alignment (Emscripten's
+// A tensor's storage (Buffer): on a 64-byte boundary (a cache line) whatever the allocator's own alignment (Emscripten's
 // malloc aligns to 8, and the block is a plain malloc with the storage aligned by hand), every
 // byte writable, zeroed when asked, and a size beyond wasm32's address space refused, not wrapped.
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 
 using namespace onnxwasm;
 
-TEST_CASE("Buffer: the storage is 16-byte aligned, writable to its last byte, and zeroed when asked") {
+TEST_CASE("Buffer: the storage is 64-byte aligned, writable to its last byte, and zeroed when asked") {
   // Sizes around the 16-byte rounding and a few larger ones; blocks kept alive together so that
   // the allocator hands out blocks at different offsets.
   std::vector<BufferRef> held;
@@ -22,7 +22,7 @@ TEST_CASE("Buffer: the storage is 16-byte aligned, writable to its last byte, an
       BufferRef b;
       REQUIRE(Buffer::allocate_bytes(bytes, &b, /*zeroed=*/true).is_ok());
       CHECK(b->bytes() == bytes);
-      CHECK(reinterpret_cast<uintptr_t>(b->data()) % 16 == 0);
+      CHECK(reinterpret_cast<uintptr_t>(b->data()) % 64 == 0);
       bool zero = true;
       for (int64_t i = 0; i < bytes; ++i) zero = zero && b->data()[i] == 0;
       CHECK(zero);
