@@ -199,14 +199,17 @@ async function nodeFactory(build) {
   // Node branch the built-ins it requires (Node >= 20.16): createRequire() and a first require()
   // of a CommonJS file held the first result (docs/performance.md, "Figures behind design
   // choices"). Named through a variable, which bundlers leave alone: this is Node's path only.
-  if (typeof globalThis.process?.getBuiltinModule === 'function') {
-    const file = build.threads ? '../dist/threads/onnx-wasm-threads.node.mjs' : build.simd ? '../dist/onnx-wasm.node.mjs' : '../dist/onnx-wasm-nosimd.node.mjs';
-    return (await import(/* @vite-ignore */ /* webpackIgnore: true */ file)).default;
-  }
+  // Each build's glue: [its ES module copy, the CommonJS glue] (here, in code the web entries
+  // drop, so that they name none of these files).
+  const glue = {
+    'onnx-wasm': ['../dist/onnx-wasm.node.mjs', '../dist/onnx-wasm.cjs'],
+    'onnx-wasm-nosimd': ['../dist/onnx-wasm-nosimd.node.mjs', '../dist/onnx-wasm-nosimd.cjs'],
+    'onnx-wasm-threads': ['../dist/threads/onnx-wasm-threads.node.mjs', '../dist/threads/onnx-wasm-threads.js'],
+  };
+  const [esm, classic] = glue[build.name];
+  if (typeof globalThis.process?.getBuiltinModule === 'function') return (await import(/* @vite-ignore */ /* webpackIgnore: true */ esm)).default;
   const { createRequire } = await /** @type {NonNullable<typeof builtin>} */ (builtin).module();
-  const nodeRequire = createRequire(import.meta.url);
-  if (build.threads) return nodeRequire('../dist/threads/onnx-wasm-threads.js');
-  return build.simd ? nodeRequire('../dist/onnx-wasm.cjs') : nodeRequire('../dist/onnx-wasm-nosimd.cjs');
+  return createRequire(import.meta.url)(classic);
 }
 
 /**
