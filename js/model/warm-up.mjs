@@ -11,7 +11,7 @@
 // one node runs by its plan once its feeds have passed their checks (plan.mjs, oneNodePlan), every
 // fourth run (session.mjs) feeds a new Tensor so that the general path a user's first run takes
 // is compiled too. It ran inside the first create() until 2026-11-27, where it held the first
-// result by about 6 ms. Figures: docs/performance.md ("Figures behind design choices") and the
+// result. Figures: docs/performance.md ("Figures behind design choices") and the
 // cold-run notes in docs/notes/.
 // @ts-check
 export const WARM_UP_MODEL = new Uint8Array([

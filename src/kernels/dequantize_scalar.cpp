@@ -49,7 +49,8 @@ __attribute__((noinline)) void lut4_to16(size_t count, const uint8_t* packed, si
 }
 
 // x1-lut4-row-to16-scalar: lut4_to16 block by block, each block's scale widened to float (a call a
-// block: lut4_to16 is not inlined, which kept 2.4 KB of code out of every build).
+// block: lut4_to16 is not inlined, so that its code is not copied into this kernel in every
+// build; docs/performance.md, "Figures behind design choices").
 template <bool kBfloat16>
 void lut4_row_to16(size_t count, size_t block_size, const uint8_t* packed, size_t first, bool is_signed, int32_t zero,
                    const uint16_t* scales, const float* multiplier, uint16_t* out) {

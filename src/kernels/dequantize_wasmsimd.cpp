@@ -159,7 +159,7 @@ void x8_to_bfloat16_wasmsimd(size_t count, const float* in, uint16_t* out) {
 }
 
 // x32-lut4-to16-wasmsimd: 4-bit codes straight to halves or bfloat16s through a table of the 16
-// nibbles' outputs (8..15 are -8..-1 when signed: a flag, not two more instances of 1.4-1.9 KB),
+// nibbles' outputs (8..15 are -8..-1 when signed: a flag, not two more instances of the kernel),
 // made with the scalar kernels' operations four lanes at a time (so the same bits) and kept as
 // its low bytes and its high bytes, each a vector that i8x16.swizzle looks codes up in: a tile of
 // 32 codes (16 bytes) is 2 shuffles to put the nibbles in order, 4 swizzles and 4 shuffles to
