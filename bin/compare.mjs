@@ -1,9 +1,10 @@
-// `onnx-wasm run --data`: an output against an expected tensor (an output_K.pb file), element by
-// element. Elements are compared by their bits, as the conformance tests compare them
+// The CLI's values as text (valueText, preview: `run`'s inputs and outputs, `inspect`'s small
+// tensors), and `onnx-wasm run --data`: an output against an expected tensor (an output_K.pb
+// file), element by element. Elements are compared by their bits, as the conformance tests compare them
 // (tests/support/onnx-test-dir.mjs): onnx-wasm's ops move data and never compute a value, so a
 // right output is exact. A difference is described by its index and both values.
 // @ts-check
-import { typeByName } from '../js/types.mjs';
+import { elementCount, typeByName } from '../js/types.mjs';
 
 /** @typedef {import('../js/index.js').Tensor} Tensor */
 
@@ -64,6 +65,18 @@ export function valueText(t, i) {
     }
     default: return elementText(t, i);
   }
+}
+
+// The first n elements of t as valueText writes them, and how many there are when not all are shown.
+/**
+ * @param {Tensor} t
+ * @param {number} [n] how many entries to show
+ */
+export function preview(t, n = 8) {
+  // (elements, not storage entries: a 4-bit tensor's byte holds two; valueText decodes each)
+  const count = elementCount(t.dims);
+  const vals = Array.from({ length: Math.min(n, count) }, (_, i) => valueText(t, i));
+  return `[${vals.join(', ')}${count > n ? `, ... (${count} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
 }
 
 // Element i of tensor t as text: numbers as numbers (float16 and bfloat16 decoded), other floats

@@ -1,14 +1,16 @@
 // `onnx-wasm inspect`: what a model holds and what onnx-wasm infers of it, without running it and
 // without reading any table's bytes. The model is parsed (js/model/onnx-proto.mjs) and walked as
 // InferenceSession.create walks it (js/model/infer-graph.mjs), but no initializer is loaded: types
-// and dims come from the protos, and only small inline int64 tensors (the shapes and axes that
-// shape inference reads by value) are decoded. So a model whose external data file is missing, or
+// and dims come from the protos, and only small inline tensors are decoded (the int64 ones are
+// the shapes and axes that shape inference reads by value). So a model whose external data file is missing, or
 // that uses ops onnx-wasm does not run, still inspects: such nodes are marked, and what follows
-// from them is shown as unknown.
+// from them is shown as unknown. Small inline tensors (initializers and tensor attributes, such as
+// a Constant's value) are decoded to show their values.
 // @ts-check
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { OnnxWasmError } from '../js/errors.mjs';
+import { preview } from './compare.mjs';
 import { ModelError } from '../js/generated/errors.mjs';
 import { canonicalDomain, inferShapes } from '../js/node.mjs';
 import { PreparedNode } from '../js/prepared.mjs';
@@ -27,7 +29,8 @@ import { elementCount, typeById } from '../js/types.mjs';
 /** @typedef {import('../js/index.js').Dim} Dim */
 
 const EXTERNAL = 1;   // TensorProto.DataLocation
-const SMALL = 64;     // int64 tensors of at most this many entries have their values shown and inferred from
+const SMALL = 64;     // inline tensors of at most this many entries are decoded (int64 ones inferred from)
+const SHOWN = 8;      // entries shown of a decoded tensor that is not int64 (an int64 one: all)
 
 /** @param {readonly Dim[] | null} dims */
 export const shapeText = (dims) => (dims ? `[${dims.map((d) => (d === null ? '?' : d)).join(', ')}]` : '[unknown rank]');
@@ -52,8 +55,8 @@ function declared(vi) {
 }
 
 // What a TensorProto is without reading external bytes: { info, text } where text says its type,
-// dims, bytes and where they are; info is what inference knows (values only for a small inline
-// int64 tensor; undefined when the proto is invalid).
+// dims, bytes and where they are, and a small inline tensor's values; info is what inference
+// knows (values only for a small inline int64 tensor; undefined when the proto is invalid).
 /**
  * @param {TensorProto} proto
  * @param {string} modelDir resolves external locations, to say whether the file is there
@@ -73,8 +76,8 @@ function describeProto(proto, modelDir) {
     const missing = existsSync(resolve(modelDir, location)) ? '' : ' (the file is missing)';
     return { info: { type: t.name, dims }, text: `${head}, external '${location}' offset ${entry('offset') ?? 0}${length === undefined ? ' to the end of the file' : ` length ${length}`}${missing}` };
   }
-  if (t.name !== 'int64' || elementCount(dims) > SMALL) return { info: { type: t.name, dims }, text: `${head}, inline` };
-  // A small inline int64 tensor: decoded as a session decodes it (which checks its byte count).
+  if (elementCount(dims) > SMALL) return { info: { type: t.name, dims }, text: `${head}, inline` };
+  // A small inline tensor: decoded as a session decodes it (which checks its byte count).
   let tensor;
   try {
     tensor = tensorFromProto(proto);
@@ -84,7 +87,7 @@ function describeProto(proto, modelDir) {
   }
   try {
     const info = constInfo(tensor);
-    return { info, text: `${head}, inline, values [${Array.from(tensor.data, String).join(', ')}]` };
+    return { info, text: `${head}, inline, values ${preview(tensor, t.name === 'int64' ? SMALL : SHOWN)}` };
   } finally {
     tensor.dispose();
   }
@@ -193,6 +196,8 @@ export function inspectModel(bytes, path) {
     }
     if (mark.startsWith('cannot run')) ++cannot;
     const attrs = plainAttributes(n);
+    // (a tensor attribute by what it holds, where a session's `nodes` give only its name)
+    for (const a of n.attribute) if (a.type === 4 && a.t) attrs[a.name] = `<tensor ${a.t.name ? `'${a.t.name}': ` : ''}${describeProto(a.t, modelDir).text}>`;
     const attrText = Object.keys(attrs).length ? ` ${JSON.stringify(attrs, (_, v) => (typeof v === 'bigint' ? String(v) : v))}` : '';
     const outs = n.output.map((o) => `${o}: ${knownText(info.get(o))}`).join(', ');
     nodeLines.push(`  ${k} ${domain ? `${domain}.` : ''}${n.opType}${n.name ? ` '${n.name}'` : ''}(${n.input.join(', ')})${attrText} -> ${outs}${mark ? `  [${mark}]` : ''}`);

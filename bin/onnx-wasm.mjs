@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { init, InferenceSession, OnnxWasmError, Tensor, runtime } from '../js/index.mjs';
 import { generateFeeds } from '../js/generate-feeds.mjs';
 import { tensorFromProtoBytes } from '../js/model/tensor-proto.mjs';
-import { arrayClass, elementCount, storageLength, typeByName } from '../js/types.mjs';
-import { compareTensors, valueText } from './compare.mjs';
+import { arrayClass, storageLength, typeByName } from '../js/types.mjs';
+import { compareTensors, preview } from './compare.mjs';
 import { inspectModel, shapeText } from './inspect.mjs';
 import { npyOf, parseNpy } from './npy.mjs';
 
@@ -67,17 +67,6 @@ class CliError extends Error {}
 // CLI's messages name already.
 /** @param {unknown} e */
 const fsReason = (e) => (e instanceof Error ? e.message.replace(/, \w+ '.*'$/s, '') : String(e));
-
-/**
- * @param {PublicTensor} t
- * @param {number} [n] how many entries to show
- */
-function preview(t, n = 8) {
-  // (elements, not storage entries: a 4-bit tensor's byte holds two; valueText decodes each)
-  const count = elementCount(t.dims);
-  const vals = Array.from({ length: Math.min(n, count) }, (_, i) => valueText(t, i));
-  return `[${vals.join(', ')}${count > n ? `, ... (${count} ${t.type === 'string' ? 'strings' : 'entries'})` : ''}]`;
-}
 
 // Values for inputs that are not Gather indices or Reshape shapes: raw storage values; strings are
 // numbers in decimal, which a Cast from string parses.

@@ -195,14 +195,40 @@ test('commands: an unknown one is named; --version prints the package version', 
   assert.equal(version.stdout, `onnx-wasm ${pkg.version}\n`);
 });
 
-test('inspect: initializers (type, dims, bytes, where), small int64 values, every value inferred', async () => {
+test('inspect: initializers (type, dims, bytes, where), the values of small ones, every value inferred', async () => {
   const r = await cli('inspect', embed);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^initializers \(2\):\n  table: float32 \[5, 4\], 80 bytes, inline\n  shape: int64 \[2\], 16 bytes, inline, values \[0, -1\]$/m);
+  assert.match(r.stdout, /^initializers \(2\):\n  table: float32 \[5, 4\], 80 bytes, inline, values \[0, 0\.5, 1, 1\.5, 2, 2\.5, 3, 3\.5, \.\.\. \(20 entries\)\]\n  shape: int64 \[2\], 16 bytes, inline, values \[0, -1\]$/m);
   assert.match(r.stdout, /^inputs:\n  ids: int64 \[batch, seq\]$/m);
   assert.match(r.stdout, /^outputs \(inferred\):\n  flat: float32 \[batch, \?\]$/m);
   assert.match(r.stdout, /^  0 Gather 'lookup'\(table, ids\) \{"axis":0\} -> vectors: float32 \[batch, seq, 4\]$/m);
   assert.match(r.stdout, /^  1 Reshape 'flatten'\(vectors, shape\) -> flat: float32 \[batch, \?\]$/m);
+});
+
+test('inspect: a tensor attribute by its type, dims and values (as a Constant holds it), and inferred from', async () => {
+  const model = join(tmp, 'constants.onnx');
+  const scale = new Uint8Array(new Float32Array([2.5]).buffer);
+  writeFileSync(model, modelBytes({
+    name: 'g',
+    node: [
+      { opType: 'Constant', name: 'minus-one', output: ['m'], attribute: [{ name: 'value', type: 4, t: { dataType: 7, dims: [1n], int64Data: [-1n] } }] },
+      { opType: 'Constant', name: 'scale', output: ['k'], attribute: [{ name: 'value', type: 4, t: { name: 'sqrt_d', dataType: 1, dims: [], rawData: scale } }] },
+      { opType: 'Constant', name: 'bad', output: ['b'], attribute: [{ name: 'value', type: 4, t: { dataType: 1, dims: [2n], rawData: scale } }] },
+      { opType: 'Reshape', name: 'flat', input: ['x', 'm'], output: ['y'] },
+      { opType: 'Mul', name: 'scaled', input: ['y', 'k'], output: ['z'] },
+    ],
+    input: [{ name: 'x', type: tensorType(1, [2, 3]) }],
+    output: [{ name: 'z', type: tensorType(1, [6]) }, { name: 'b', type: tensorType(1, [2]) }],
+  }));
+  const r = await cli('inspect', model);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^  \d Constant 'minus-one'\(\) \{"value":"<tensor int64 \[1\], 8 bytes, inline, values \[-1\]>"\} -> m: int64 \[1\]$/m);
+  assert.match(r.stdout, /^  \d Constant 'scale'\(\) \{"value":"<tensor 'sqrt_d': float32 \[\], 4 bytes, inline, values \[2\.5\]>"\} -> k: float32 \[\]$/m);
+  // (a tensor whose bytes do not match its dims: said, and the Constant cannot run)
+  assert.match(r.stdout, /^  \d Constant 'bad'\(\) \{"value":"<tensor float32 \[2\], 8 bytes, inline, invalid: .+>"\} -> b: \? {2}\[cannot run: its tensor is invalid\]$/m);
+  // (the shape's values reach inference: Reshape's output is known)
+  assert.match(r.stdout, /^  \d Reshape 'flat'\(x, m\) -> y: float32 \[6\]$/m);
+  assert.match(r.stdout, /^outputs \(inferred\):\n  z: float32 \[6\]\n/m);
 });
 
 test('inspect reads no table bytes: a model whose external data file is missing inspects', async () => {
