@@ -10,6 +10,12 @@
 
 namespace onnxwasm {
 
+// The largest output rank inference makes from a declared length rather than from values (the
+// length of Reshape's or ConstantOfShape's shape input, Unsqueeze's axes count): its dims must be
+// allocated, and a declared length of 2^31 would need gigabytes, which wasm32 cannot give (the
+// module aborted). Ops refuse a larger one with a Shape error.
+constexpr int64_t kMaxRank = int64_t{1024} * 1024;
+
 struct Dim {
   enum class Kind { Known, Symbol, Unknown };
   Kind kind = Kind::Unknown;

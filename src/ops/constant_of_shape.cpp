@@ -100,6 +100,9 @@ Status infer_constant_of_shape(const OpVersion& v, const OpParams& params, const
         result.int_values = std::vector<int64_t>(static_cast<size_t>(n), *reinterpret_cast<const int64_t*>(value.buffer->data()));
     }
   } else if (shape.rank_known && shape.dims[0].is_known()) {
+    if (shape.dims[0].value > kMaxRank)
+      return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'input' (the shape) has " + std::to_string(shape.dims[0].value) +
+                                               " values; an output rank that large is not supported");
     result.dims.assign(static_cast<size_t>(shape.dims[0].value), Dim::unknown());
   } else {
     result.rank_known = false;

@@ -164,7 +164,7 @@ Status infer_reshape_5(const OpVersion& v, const OpParams& p, const std::vector<
   ValueInfo result;
   result.type = in[0].type;
   if (shape.rank_known && shape.dims[0].is_known()) {
-    if (shape.dims[0].value > int64_t{1024} * 1024)
+    if (shape.dims[0].value > kMaxRank)
       return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'shape' has " + std::to_string(shape.dims[0].value) +
                                            " values; an output rank that large is not supported");
     result.dims.assign(static_cast<size_t>(shape.dims[0].value), Dim::unknown());

@@ -30,9 +30,6 @@ struct AxesParams : OpParams {
   std::vector<int64_t> axes;
 };
 
-// Beyond this many axes, an output rank is refused (as Reshape refuses such a shape).
-constexpr size_t kMaxAxes = size_t{1024} * 1024;
-
 std::string list_string(const std::vector<int64_t>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -84,7 +81,7 @@ Status unsqueeze(const OpVersion& v, StatusCode code, const ValueInfo& input, co
                  bool negative_ok, std::vector<ValueInfo>* out) {
   ValueInfo result;
   result.type = input.type;
-  if (axes.size() > kMaxAxes) return too_many_axes(v, axes.size());
+  if (axes.size() > static_cast<size_t>(kMaxRank)) return too_many_axes(v, axes.size());
   if (!input.rank_known) {
     ONNXWASM_RETURN_IF_ERROR(check_axes_without_rank(v, code, axes, negative_ok));
     result.rank_known = false;
@@ -197,7 +194,7 @@ Status infer_unsqueeze_13(const OpVersion& v, const OpParams&, const std::vector
   if (in[1].int_values) return unsqueeze(v, StatusCode::Shape, in[0], *in[1].int_values, true, out);
   ValueInfo result;
   result.type = in[0].type;
-  if (n > static_cast<int64_t>(kMaxAxes)) return too_many_axes(v, static_cast<size_t>(n));
+  if (n > kMaxRank) return too_many_axes(v, static_cast<size_t>(n));
   if (in[0].rank_known && n >= 0)
     result.dims.assign(in[0].dims.size() + static_cast<size_t>(n), Dim::unknown());
   else

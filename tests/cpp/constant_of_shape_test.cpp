@@ -180,6 +180,11 @@ TEST_CASE("ConstantOfShape: refusals") {
        "attribute 'value' has type tensor(string), which ConstantOfShape-25 does not allow"},
       {"value as an INT", 25, known({2}), {as_int}, StatusCode::Attribute,
        "ConstantOfShape-25: attribute 'value' must be TENSOR, got INT"},
+      // (a model fuzzer's finding: the module aborted allocating 2^31 dims)
+      {"a shape declared with 2^31 values", 9, ValueInfo::of_dims(E::Int64, {int64_t{1} << 31}), {}, StatusCode::Shape,
+       "ConstantOfShape-9: input 'input' (the shape) has 2147483648 values; an output rank that large is not supported"},
+      {"a shape declared with 2^20 + 1 values", 25, ValueInfo::of_dims(E::Int64, {kMaxRank + 1}), {}, StatusCode::Shape,
+       "has 1048577 values; an output rank that large is not supported"},
   };
   for (const Bad& b : cases) {
     INFO(b.what);

@@ -477,6 +477,8 @@ TEST_CASE("shape inference: Reshape-5 and later rows (shape as an input)") {
        {"{v}: input 'shape' must be a 1-D tensor", "[1, 2]"}},
       {"a scalar shape refused", "Reshape", 5, N, {}, {T(F, "[2, 3]"), NoValues("[]")}, kRefused, kShape,
        {"{v}: input 'shape' must be a 1-D tensor", "[]"}},
+      {"an output rank over 2^20 refused", "Reshape", 5, N, {}, {T(F, "[2, 3]"), NoValues("[2147483648]")}, kRefused,
+       kShape, {"{v}: input 'shape' has 2147483648 values; an output rank that large is not supported"}},
       {"element count overflow refused", "Reshape", 5, N, {},
        {T(F, "[4294967296, 4294967296]"), Values({-1})}, kRefused, kShape, {"{v}", "[4294967296, 4294967296]",
                                                                              "overflows int64"}},
