@@ -22,24 +22,55 @@ const EXTERNAL = 1;   // TensorProto.DataLocation
 // source, and the tensors of Constants stored in external data. Where each table lives is decided
 // first (placeTables), then each is loaded at one copy (onProgress counts the model, the bytes
 // sources fetch before they can be read, and every byte loaded) or opened where it is. Each Tensor
-// made is pushed onto `owned` at once, so the caller frees them all if anything fails.
+// made is pushed onto `owned` at once, so the caller frees them all if anything fails. A model
+// without external data (most small ones) takes none of the placement and loading code, which V8
+// would otherwise compile at its first create.
 // Returns { kept: Map name -> LazyTable, constants: Map node -> Tensor }.
 /**
  * @param {import('./onnx-proto.mjs').GraphProto} g
  * @param {import('./resolve-sources.mjs').ExternalData} sources
- * @param {{ mode: string, onProgress?: import('./progress.mjs').OnProgress, cacheRowLayout?: boolean }} loading (load-options.mjs)
+ * @param {Loading} loading
  * @param {number} modelBytes
  * @param {{ dispose(): void }[]} owned
  * @param {Map<string, Tensor>} tensors
  * @returns {Promise<{ kept: Map<string, LazyTable>, constants: Map<NodeProto, Tensor> }>}
  */
-export async function loadInitializers(g, sources, { mode, onProgress, cacheRowLayout = false }, modelBytes, owned, tensors) {
+export async function loadInitializers(g, sources, loading, modelBytes, owned, tensors) {
   const tables = /** @type {Map<string, TableFacts>} */ (new Map()), external = /** @type {Map<NodeProto, TableFacts>} */ (new Map());
   for (const init of g.initializer) if (init.dataLocation === EXTERNAL) tables.set(init.name, tableFacts(init, sources));
   for (const n of g.node) {
     const t = n.opType === 'Constant' && n.attribute.length === 1 && n.attribute[0].name === 'value' ? n.attribute[0].t : null;
     if (t?.dataLocation === EXTERNAL) external.set(n, tableFacts(t, sources));
   }
+  if (tables.size || external.size) return loadWithExternal(g, tables, external, loading, modelBytes, owned, tensors);
+  const progress = new Progress(loading.onProgress, modelBytes);
+  progress.add(modelBytes);
+  for (const init of g.initializer) {
+    const t = tensorFromProto(init);
+    owned.push(t);
+    tensors.set(init.name, t);
+  }
+  progress.finish();
+  return { kept: new Map(), constants: new Map() };
+}
+
+/**
+ * @typedef {{ mode: string, onProgress?: import('./progress.mjs').OnProgress, cacheRowLayout?: boolean }} Loading (load-options.mjs)
+ */
+
+// loadInitializers for a graph with external tables (`tables`: initializers by name) or Constants
+// (`external`): placed, fetched, loaded or kept.
+/**
+ * @param {import('./onnx-proto.mjs').GraphProto} g
+ * @param {Map<string, TableFacts>} tables
+ * @param {Map<NodeProto, TableFacts>} external
+ * @param {Loading} loading
+ * @param {number} modelBytes
+ * @param {{ dispose(): void }[]} owned
+ * @param {Map<string, Tensor>} tensors
+ * @returns {Promise<{ kept: Map<string, LazyTable>, constants: Map<NodeProto, Tensor> }>}
+ */
+async function loadWithExternal(g, tables, external, { mode, onProgress, cacheRowLayout = false }, modelBytes, owned, tensors) {
   const place = placeTables(g, tables, new Set(g.input.map((i) => i.name)), mode);
   const all = [...tables.values(), ...external.values()];
   // Sources that fetch before they are read (the OPFS cache's downloads), each once.

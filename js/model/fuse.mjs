@@ -36,6 +36,8 @@
 //    graph output, the constant an initializer no feed may replace, of the scales' type (the
 //    scales an initializer too), and of rank 0, or [1] on data of rank 2 or more (the Mul's output
 //    then has the gathered dims). The node keeps the GatherBlockQuantized's name.
+// rewriteGraph runs the three in that order, each only on a graph that has its op: V8 compiles a
+// function whole at its first call, and most models have none of these patterns.
 // @ts-check
 import { canonicalDomain } from '../node.mjs';
 
@@ -140,6 +142,27 @@ function graphIndex(g) {
     });
   }
   return { constant, outputs, readers };
+}
+
+// The graph after 1, 2 and 3 above (the same graph when none applies), and the opsets its new
+// nodes need beyond the model's. A pass is called only when the graph has its op.
+/**
+ * @param {GraphProto} g
+ * @param {ReadonlyMap<string, number>} opsets the model's: domain -> version
+ * @returns {{ graph: GraphProto, opsets: Map<string, number> }}
+ */
+export function rewriteGraph(g, opsets) {
+  let reshape = false, dequantize = false, gbq = false;
+  for (const n of g.node) {
+    if (n.opType === 'Reshape') reshape = true;
+    else if (n.opType === 'DequantizeLinear') dequantize = true;
+    else if (n.opType === 'GatherBlockQuantized') gbq = true;
+  }
+  let out = { graph: reshape && g.initializer.length ? foldReshapedInitializers(g) : g, opsets: new Map(opsets) };
+  if (dequantize) out = fuseDequantizeGather(out.graph, out.opsets);
+  // (fuseDequantizeGather may have made GatherBlockQuantized nodes)
+  if (gbq || dequantize) out = fuseGatherBlockQuantizedMul(out.graph, out.opsets);
+  return out;
 }
 
 // The graph with each Reshape of an initializer that nothing else reads, by a constant shape (an

@@ -21,7 +21,7 @@ import { checkOps, importedOpsets, topologicalOrder } from './graph.mjs';
 import { constInfo, inferGraph } from './infer-graph.mjs';
 import { loadingOptions } from './load-options.mjs';
 import { foldKnownValues } from './fold.mjs';
-import { foldReshapedInitializers, fuseDequantizeGather, fuseGatherBlockQuantizedMul } from './fuse.mjs';
+import { rewriteGraph } from './fuse.mjs';
 import { disposeMemos, makePlan, runMemoStep } from './plan.mjs';
 import { ExternalData } from './resolve-sources.mjs';
 import { sizeText } from './table-facts.mjs';
@@ -282,8 +282,7 @@ export class InferenceSession {
     checkOps(model.graph, imported);
     // (a Reshape of an initializer folded into it; DequantizeLinear(table) -> Gather read as
     // Gather -> DequantizeLinear; GatherBlockQuantized -> Mul(constant) as one node: fuse.mjs)
-    const dq = fuseDequantizeGather(foldReshapedInitializers(model.graph), imported);
-    const { graph: g, opsets } = fuseGatherBlockQuantizedMul(dq.graph, dq.opsets);
+    const { graph: g, opsets } = rewriteGraph(model.graph, imported);
 
     /** @type {{ dispose(): void }[]} */
     const owned = [];
