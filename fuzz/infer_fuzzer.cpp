@@ -1,5 +1,7 @@
-// libFuzzer target: shape inference (infer_node) of any op name, opset 0..30 (and any int),
-// attributes of every kind with huge and negative values, input types including invalid ids,
+// libFuzzer target: shape inference (infer_node) of Gather, Flatten and Reshape half the time,
+// else of any op version of the registry (in its domain, mostly at an opset of its range, with the
+// inputs whose values inference reads given values more often) or any op name; opset 0..30 (and
+// any int), attributes of every kind with huge and negative values, input types including invalid ids,
 // dims known (huge, negative, products that overflow), symbolic or unknown, unknown ranks, and
 // constant shape values. Checks, besides the sanitizers:
 // - an error leaves the outputs empty and has a code and a message;
@@ -10,8 +12,8 @@
 //   data's type and the rank each op's rule demands, and inference is monotone: knowing less
 //   never turns a success into an error, and what it still infers agrees with the more specific
 //   answer (nonzero dims made unknown or renamed to fresh symbols, ranks made unknown, constant
-//   values dropped). The other ops (the fuzzer finds their names through the registry's string
-//   compares) get the checks above; their rules are their Catch2 tables'.
+//   values dropped). The other ops get the checks above; their rules are their Catch2 tables'.
+#include <algorithm>
 #include <set>
 
 #include "fuzz_common.h"
@@ -81,8 +83,24 @@ bool instance_of(const ValueInfo& general, const ValueInfo& specific, std::strin
   return true;
 }
 
-std::string describe(const std::string& op, int opset, const std::vector<ValueInfo>& inputs) {
-  std::string s = op + "@" + std::to_string(opset) + " inputs:";
+// The node asked about: domain, op, opset, and the version picked from the registry (null for an
+// op named by fuzz::op_name).
+struct Pick {
+  std::string domain, op;
+  int opset;
+  const OpVersion* version;
+};
+
+Pick pick_op(FuzzedDataProvider& in) {
+  if (in.ConsumeBool()) return {"", fuzz::op_name(in), fuzz::opset(in), nullptr};
+  const Span<OpVersion> all = op_versions();
+  const OpVersion& v = all[in.ConsumeIntegralInRange<size_t>(0, all.size() - 1)];
+  const int last = std::min(v.until, v.since + 8);
+  return {v.domain, v.op, fuzz::one_in(in, 4) ? fuzz::opset(in) : in.ConsumeIntegralInRange<int>(v.since, last), &v};
+}
+
+std::string describe(const Pick& p, const std::vector<ValueInfo>& inputs) {
+  std::string s = (p.domain.empty() ? "" : p.domain + ".") + p.op + "@" + std::to_string(p.opset) + " inputs:";
   for (const ValueInfo& v : inputs) {
     s += " " + std::to_string(static_cast<int>(v.type)) + v.shape_string();
     if (v.int_values) s += "=" + fuzz::dims_string(*v.int_values);
@@ -92,16 +110,17 @@ std::string describe(const std::string& op, int opset, const std::vector<ValueIn
 
 bool classic(const std::string& op) { return op == "Gather" || op == "Flatten" || op == "Reshape"; }
 
-void check_success(const std::string& op, int opset, const Attributes& attrs, const std::vector<ValueInfo>& inputs,
+void check_success(const Pick& p, const Attributes& attrs, const std::vector<ValueInfo>& inputs,
                    const std::vector<ValueInfo>& outputs) {
-  const std::string ctx = describe(op, opset, inputs);
+  const std::string& op = p.op;
+  const std::string ctx = describe(p, inputs);
   const OpVersion* version = nullptr;
-  FUZZ_CHECK(resolve_op(op, opset, &version).is_ok(), ctx);
-  FUZZ_CHECK(opset >= kMinOpset && opset <= kMaxOpset, ctx);
+  FUZZ_CHECK(resolve_op(p.domain, op, p.opset, &version).is_ok(), ctx);
+  FUZZ_CHECK(!p.domain.empty() || (p.opset >= kMinOpset && p.opset <= kMaxOpset), ctx);
   for (const ValueInfo& v : inputs) FUZZ_CHECK(v.type == ElementType::Undefined || fuzz::is_valid_type(v.type), ctx);
   FUZZ_CHECK(outputs.size() == 1, ctx);
   const ValueInfo& out = outputs[0];
-  if (classic(op)) {
+  if (p.domain.empty() && classic(op)) {
     for (const Attribute& a : attrs.list())
       FUZZ_CHECK(a.name == "axis" || a.name == "allowzero" || a.name == "shape" || a.name == "consumed_inputs", ctx);
     FUZZ_CHECK(out.type == inputs[0].type, ctx);
@@ -122,6 +141,8 @@ void check_success(const std::string& op, int opset, const Attributes& attrs, co
       FUZZ_CHECK(fuzz::zero_first_product(dims, &count), ctx + " -> " + out.shape_string());
     }
   }
+  if (!p.domain.empty()) return;   // (the rules below are the default domain's)
+  const int opset = p.opset;
   if (op == "Flatten") FUZZ_CHECK(out.rank_known && out.dims.size() == 2, ctx + " -> " + out.shape_string());
   if (op == "Gather") {
     const bool known = inputs[0].rank_known && inputs[1].rank_known;
@@ -162,41 +183,45 @@ std::vector<ValueInfo> generalize(FuzzedDataProvider& in, std::vector<ValueInfo>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  const std::string op = fuzz::op_name(in);
-  const int opset = fuzz::opset(in);
-  const int count = fuzz::one_in(in, 10) ? in.ConsumeIntegralInRange<int>(0, 4)
-                    : op == "Flatten" || (op == "Reshape" && opset < 5) ? 1
-                                                                         : 2;
+  const Pick p = pick_op(in);
+  const std::string& op = p.op;
+  // Inputs: as many as the version has (a variadic last one repeated up to 3 more times), now and
+  // then any number; shape-like (int64, often with values) where inference reads the values.
+  size_t count = p.version ? p.version->inputs.size() : op == "Flatten" || (op == "Reshape" && p.opset < 5) ? 1 : 2;
+  if (p.version && !p.version->inputs.empty() && p.version->inputs.back().variadic) count += in.ConsumeIntegralInRange<size_t>(0, 3);
+  if (fuzz::one_in(in, 10)) count = in.ConsumeIntegralInRange<size_t>(0, 5);
   std::vector<ValueInfo> inputs;
-  for (int i = 0; i < count; ++i) inputs.push_back(fuzz_value_info(in, i == 1));
+  for (size_t i = 0; i < count; ++i) {
+    const bool reads_values = p.version && i < p.version->inputs.size() && p.version->inputs[i].value_needed;
+    inputs.push_back(fuzz_value_info(in, p.version ? reads_values || fuzz::one_in(in, 8) : i == 1));
+  }
   const int64_t rank_hint = inputs.empty() || !inputs[0].rank_known ? 4 : static_cast<int64_t>(inputs[0].dims.size());
   const Attributes attrs = fuzz::attributes(in, rank_hint);
 
   std::vector<ValueInfo> outputs;
-  const Status s = infer_node(op, opset, attrs, inputs, &outputs);
+  const Status s = infer_node(p.domain, op, p.opset, attrs, inputs, &outputs);
   fuzz::check_status_shape(s);
   if (!s.is_ok()) {
-    FUZZ_CHECK(outputs.empty(), describe(op, opset, inputs));
+    FUZZ_CHECK(outputs.empty(), describe(p, inputs));
     return 0;
   }
-  check_success(op, opset, attrs, inputs, outputs);
+  check_success(p, attrs, inputs, outputs);
 
   // The same question again gives the same answer.
   std::vector<ValueInfo> again;
-  FUZZ_CHECK(infer_node(op, opset, attrs, inputs, &again).is_ok(), describe(op, opset, inputs));
+  FUZZ_CHECK(infer_node(p.domain, op, p.opset, attrs, inputs, &again).is_ok(), describe(p, inputs));
   std::string why;
   FUZZ_CHECK(again.size() == 1 && instance_of(again[0], outputs[0], &why) && instance_of(outputs[0], again[0], &why),
-             describe(op, opset, inputs));
-  if (!classic(op)) return 0;
+             describe(p, inputs));
+  if (!p.domain.empty() || !classic(op)) return 0;
 
   // Monotone: knowing less still succeeds, with an answer the specific one is an instance of.
   const std::vector<ValueInfo> general = generalize(in, inputs);
   std::vector<ValueInfo> general_out;
-  const Status g = infer_node(op, opset, attrs, general, &general_out);
-  FUZZ_CHECK(g.is_ok(), describe(op, opset, inputs) + " ok, but less specific " + describe(op, opset, general) +
-                            " fails: " + g.message());
+  const Status g = infer_node(op, p.opset, attrs, general, &general_out);
+  FUZZ_CHECK(g.is_ok(), describe(p, inputs) + " ok, but less specific " + describe(p, general) + " fails: " + g.message());
   FUZZ_CHECK(instance_of(general_out[0], outputs[0], &why),
-             describe(op, opset, inputs) + " -> " + outputs[0].shape_string() + ", but " + describe(op, opset, general) +
-                 " -> " + general_out[0].shape_string() + ": " + why);
+             describe(p, inputs) + " -> " + outputs[0].shape_string() + ", but " + describe(p, general) + " -> " +
+                 general_out[0].shape_string() + ": " + why);
   return 0;
 }

@@ -84,7 +84,7 @@ Status infer_constant_of_shape(const OpVersion& v, const OpParams& params, const
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'input' (the shape) must be a 1-D tensor, got shape " +
                                              shape.shape_string());
   if (shape.int_values) {
-    if (shape.dims[0].is_known() && shape.dims[0].value != static_cast<int64_t>(shape.int_values->size()))
+    if (shape.rank_known && shape.dims[0].is_known() && shape.dims[0].value != static_cast<int64_t>(shape.int_values->size()))
       return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": input 'input' has dims " + shape.shape_string() + " but " +
                                                std::to_string(shape.int_values->size()) + " values");
     for (size_t i = 0; i < shape.int_values->size(); ++i) {

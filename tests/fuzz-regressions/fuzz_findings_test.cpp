@@ -176,3 +176,18 @@ TEST_CASE("fuzz finding: CastLike of a string that is not a number fails at run,
   std::vector<ValueInfo> inferred;
   CHECK(infer_node("CastLike", 25, {}, {ValueInfo::of_dims(ElementType::String, {1}), ValueInfo::of_dims(ElementType::Float, {0})}, &inferred).is_ok());
 }
+
+// infer_fuzzer/constant-of-shape-values-of-unknown-rank: ConstantOfShape's inference read the
+// shape input's dims[0] (to compare it with the values' count) when the rank was unknown and the
+// dims empty (inferShapes takes { value } without dims; in wasm it read address 0 and gave a wrong
+// ShapeError). Values alone give the output's dims.
+TEST_CASE("fuzz finding: ConstantOfShape inference from a shape's values whose rank is unknown") {
+  ValueInfo shape = ValueInfo::of_dims(ElementType::Int64, {});
+  shape.rank_known = false;
+  shape.int_values = std::vector<int64_t>{2, 3};
+  std::vector<ValueInfo> out;
+  const Status s = infer_node("ConstantOfShape", 20, {}, {shape}, &out);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  CHECK(out[0].shape_string() == "[2, 3]");
+}

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProtoSchema, AttributeProtoSchema } from 'onnx-buf';
-import { init, InferenceSession, Tensor, runNode, ShapeError, TypeConstraintError } from '../../js/index.mjs';
+import { init, inferShapes, InferenceSession, Tensor, runNode, ShapeError, TypeConstraintError } from '../../js/index.mjs';
 import { valueInfo } from '../support/gen-models.mjs';
 import { dataType } from '../support/external-models.mjs';
 
@@ -107,4 +107,14 @@ test('runNode: int32 indices, a Tensor as ConstantOfShape\'s value, Range of int
   assert.throws(() => runNode({ opType: 'ConstantOfShape', attributes: { value: new Tensor('bfloat16', new Uint16Array([0]), [1]) } }, [new Tensor('int64', [1n], [1])], { opset: 9 }),
     (e) => e instanceof TypeConstraintError && /ConstantOfShape-9: attribute 'value' has type tensor\(bfloat16\).*needs opset 20 or later/.test(e.message));
   for (const t of [x, s, c, r]) t.dispose();
+});
+
+test('inferShapes: ConstantOfShape\'s shape given by its values alone (no dims), or with a declared length too large', () => {
+  // (its dims were read though there were none: a wrong ShapeError; a fuzzer's finding)
+  const [a] = inferShapes({ opType: 'ConstantOfShape' }, [{ type: 'int64', value: [2, 3] }], { opset: 21 });
+  assert.deepEqual([a.type, a.dims], ['float32', [2, 3]]);
+  const [b] = inferShapes({ opType: 'ConstantOfShape' }, [{ type: 'int64', dims: null, value: [4] }], { opset: 21 });
+  assert.deepEqual(b.dims, [4]);
+  assert.throws(() => inferShapes({ opType: 'ConstantOfShape' }, [{ type: 'int64', dims: [2 ** 31] }], { opset: 21 }),
+    (e) => e instanceof ShapeError && e.message === "ConstantOfShape-21: input 'input' (the shape) has 2147483648 values; an output rank that large is not supported");
 });
