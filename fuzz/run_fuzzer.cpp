@@ -1,4 +1,7 @@
-// libFuzzer target: run_node for every op and opset with tensors made from the fuzz input.
+// libFuzzer target: run_node for every op and opset with tensors made from the fuzz input: half
+// the time Gather, Flatten or Reshape (or a wrong name), else an op version of the registry's
+// default domain at an opset of its range, its inputs typed from their constraints (inputs of one
+// letter alike) and the ones inference reads by value given small integer values, mostly.
 // Dims are bounded so that allocations stay small (a huge dim only next to a zero dim), but
 // index values, shape values and attributes are arbitrary, int64 extremes included. Checks,
 // besides the sanitizers:
@@ -218,6 +221,22 @@ int64_t index_at(const Tensor& idx, int64_t i) {
 std::vector<int64_t> int64_values(const Tensor& t) {
   std::vector<int64_t> v(static_cast<size_t>(count_of(t.dims)));
   if (!v.empty()) std::memcpy(v.data(), t.buffer->data(), v.size() * 8);
+  return v;
+}
+
+// The values inference is given for an input it reads by value, as a session gives them: int64,
+// int32 and int16 ones widened (ValueInfo::int_values); none for other types.
+std::optional<std::vector<int64_t>> known_values(const Tensor& t) {
+  std::vector<int64_t> v(static_cast<size_t>(count_of(t.dims)));
+  for (size_t i = 0; i < v.size(); ++i) {
+    const uint8_t* p = t.buffer->data();
+    switch (t.type) {
+      case ElementType::Int64: std::memcpy(&v[i], p + i * 8, 8); break;
+      case ElementType::Int32: { int32_t x; std::memcpy(&x, p + i * 4, 4); v[i] = x; break; }
+      case ElementType::Int16: { int16_t x; std::memcpy(&x, p + i * 2, 2); v[i] = x; break; }
+      default: return std::nullopt;
+    }
+  }
   return v;
 }
 
@@ -493,59 +512,14 @@ struct Stats {
 };
 Stats stats;
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
-  FuzzedDataProvider in(bytes, size);
-  const std::string op = fuzz::op_name(in);
-  const int opset = fuzz::opset(in);
-  const OpVersion* version = nullptr;
-  const bool resolved = resolve_op(op, opset, &version).is_ok();
-
-  // Data first, then attributes (axis values near the data's rank), then indices or shape.
-  const ElementType data_type = fuzz_tensor_type(in, Role::Data);
-  std::vector<int64_t> data_dims = fuzz_dims(in, Role::Data, data_type);
-  std::vector<Tensor> owned;
-  owned.reserve(4);
-  owned.push_back(make(data_type, data_dims));
-  fill(in, &owned[0], nullptr);
-  const int64_t rank = static_cast<int64_t>(data_dims.size());
-  Attributes attrs = fuzz::attributes(in, rank);
-  const bool shape_attr = op == "Reshape" && resolved && version->since < 5;
-  if (shape_attr && !fuzz::one_in(in, 4))
-    attrs.add(Attribute{"shape", AttrKind::Ints, fuzz_shape_values(in, data_dims, 0, true), {}, {}});
-  if (op == "Reshape" && fuzz::one_in(in, 4))
-    attrs.add(Attribute{"allowzero", AttrKind::Int, {in.ConsumeBool() ? 1 : interesting_int64(in)}, {}, {}});
-
-  int arity = op == "Flatten" || shape_attr ? 1 : 2;
-  if (fuzz::one_in(in, 16)) arity = in.ConsumeIntegralInRange<int>(0, 3);
-  for (int i = 1; i < arity; ++i) {
-    if (op == "Gather" && i == 1) {
-      const ElementType t = fuzz_tensor_type(in, Role::Indices);
-      const std::vector<int64_t> dims = fuzz_dims(in, Role::Indices, t);
-      const int64_t a = attrs.get_int("axis", 0);
-      const int64_t axis_dim = rank == 0 ? 1 : data_dims[static_cast<size_t>(a >= -rank && a < rank ? (a < 0 ? a + rank : a) : 0)];
-      std::vector<int64_t> values;
-      const int64_t n = count_of(dims);
-      for (int64_t k = 0; k < n; ++k) values.push_back(fuzz_index(in, axis_dim));
-      owned.push_back(make(t, dims));
-      fill(in, &owned.back(), &values);
-    } else if (op == "Reshape" && i == 1) {
-      const ElementType t = fuzz_tensor_type(in, Role::Shape);
-      std::vector<int64_t> values = fuzz_shape_values(in, data_dims, 0, true);
-      std::vector<int64_t> dims = {static_cast<int64_t>(values.size())};
-      if (fuzz::one_in(in, 8)) dims = fuzz_dims(in, Role::Shape, t);
-      owned.push_back(make(t, dims));
-      fill(in, &owned.back(), &values);
-    } else {
-      const ElementType t = fuzz_tensor_type(in, Role::Data);
-      owned.push_back(make(t, fuzz_dims(in, Role::Data, t)));
-      fill(in, &owned.back(), nullptr);
-    }
-  }
+// Runs the node on the first `arity` of `owned` (now and then one of them null) and checks the
+// outcome: inputs unchanged, the output's storage, the naive rules of Gather, Flatten and
+// Reshape, a PreparedOp and infer_node agreeing with run_node.
+int check_run(FuzzedDataProvider& in, const std::string& op, int opset, const Attributes& attrs,
+              const std::vector<Tensor>& owned, int arity, const OpVersion* version, bool resolved) {
   std::vector<const Tensor*> inputs;
   for (int i = 0; i < arity; ++i) inputs.push_back(&owned[static_cast<size_t>(i)]);
-  if (arity == 0 && in.ConsumeBool()) inputs.push_back(&owned[0]);
+  if (arity == 0 && !owned.empty() && in.ConsumeBool()) inputs.push_back(&owned[0]);
   bool has_null = false;
   if (!inputs.empty() && fuzz::one_in(in, 32)) {
     inputs[in.ConsumeIntegralInRange<size_t>(0, inputs.size() - 1)] = nullptr;
@@ -641,9 +615,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   // infer_node on the same concrete shapes agrees with run_node.
   if (!has_null) {
     std::vector<ValueInfo> infos;
+    bool withheld = false;  // an input inference reads by value got none (Range's float ones)
     for (size_t i = 0; i < inputs.size(); ++i) {
       ValueInfo info = ValueInfo::of_dims(inputs[i]->type, inputs[i]->dims);
-      if (well_formed && version->inputs[i].value_needed) info.int_values = int64_values(*inputs[i]);
+      if (well_formed && i < version->inputs.size() && version->inputs[i].value_needed) {
+        info.int_values = known_values(*inputs[i]);
+        withheld = withheld || !info.int_values;
+      }
       infos.push_back(std::move(info));
     }
     std::vector<ValueInfo> inferred;
@@ -652,7 +630,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     // and an invalid value of the ops that refuse some: an integer Div by zero, a string that
     // Cast/CastLike cannot parse, a float8 zero point of DequantizeLinear that is not 0)
     const bool value_error = s.code() == StatusCode::InvalidArgument && (op == "Div" || op == "Cast" || op == "CastLike" || op == "DequantizeLinear");
-    if (s.is_ok() || s.code() == StatusCode::Index || s.code() == StatusCode::OutOfMemory || value_error) {
+    if (s.code() == StatusCode::Shape && withheld) {
+      // (a shape error of the run may come from values inference was not given, such as Range's
+      // float delta of 0; inference then succeeds, or gives the same error)
+      FUZZ_CHECK(is.is_ok() || is.code() == StatusCode::Shape, "infer gives " + std::string(status_code_string(is.code())) + ": " + ctx);
+    } else if (s.is_ok() || s.code() == StatusCode::Index || s.code() == StatusCode::OutOfMemory || value_error) {
       FUZZ_CHECK(is.is_ok(), "run " + std::string(status_code_string(s.code())) + " but infer fails: " + is.message() + ": " + ctx);
       FUZZ_CHECK(inferred.size() == 1 && (s.is_ok() ? inferred[0].type == outputs[0].type : !classic || inferred[0].type == inputs[0]->type) &&
                      (!classic || inferred[0].fully_known()), ctx);
@@ -669,6 +651,113 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   // Last (so that the bytes read above mean what they meant before this was added).
   if (fuzz::one_in(in, 4)) check_make_tensor(in);
   return 0;
+}
+
+// A type of `set` (any type when the set is empty or now and then).
+ElementType type_of(FuzzedDataProvider& in, TypeSet set) {
+  std::vector<ElementType> members;
+  for (int id = 1; id <= kMaxElementTypeId; ++id)
+    if (set.contains(static_cast<ElementType>(id))) members.push_back(static_cast<ElementType>(id));
+  if (members.empty() || fuzz::one_in(in, 8)) return fuzz_tensor_type(in, Role::Data);
+  return members[in.ConsumeIntegralInRange<size_t>(0, members.size() - 1)];
+}
+
+// The inputs of a registry op version: as many as it has (a variadic last one repeated up to 3
+// more times), now and then any number; inputs whose values inference reads are 1-D with small
+// values (the huge ones now and then), the others data of small dims.
+void registry_inputs(FuzzedDataProvider& in, const OpVersion& v, std::vector<Tensor>* owned) {
+  size_t n = v.inputs.size();
+  if (n && v.inputs.back().variadic) n += in.ConsumeIntegralInRange<size_t>(0, 3);
+  if (fuzz::one_in(in, 16)) n = in.ConsumeIntegralInRange<size_t>(0, 4);
+  std::map<std::string, ElementType> by_letter;
+  for (size_t i = 0; i < n; ++i) {
+    const InputSpec* spec = i < v.inputs.size() ? &v.inputs[i] : v.inputs.empty() || !v.inputs.back().variadic ? nullptr : &v.inputs.back();
+    ElementType t = fuzz_tensor_type(in, Role::Data);
+    if (spec) {
+      const auto same = by_letter.find(spec->constraint);
+      t = same != by_letter.end() && !fuzz::one_in(in, 8) ? same->second : type_of(in, spec->types);
+      by_letter.emplace(spec->constraint, t);
+    }
+    if (spec && spec->value_needed) {
+      std::vector<int64_t> values;
+      const size_t count = in.ConsumeIntegralInRange<size_t>(0, 4);
+      for (size_t k = 0; k < count; ++k) values.push_back(fuzz::one_in(in, 16) ? interesting_int64(in) : in.ConsumeIntegralInRange<int64_t>(-3, 6));
+      std::vector<int64_t> dims = {static_cast<int64_t>(values.size())};
+      if (fuzz::one_in(in, 8)) dims = fuzz_dims(in, Role::Shape, t);
+      owned->push_back(make(t, dims));
+      fill(in, &owned->back(), &values);
+    } else {
+      owned->push_back(make(t, fuzz_dims(in, Role::Data, t)));
+      fill(in, &owned->back(), nullptr);
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
+  FuzzedDataProvider in(bytes, size);
+  const OpVersion* picked = nullptr;
+  if (in.ConsumeBool()) {
+    std::vector<const OpVersion*> plain;
+    for (const OpVersion& v : op_versions())
+      if (!*v.domain) plain.push_back(&v);
+    picked = plain[in.ConsumeIntegralInRange<size_t>(0, plain.size() - 1)];
+  }
+  const std::string op = picked ? picked->op : fuzz::op_name(in);
+  const int opset = picked ? in.ConsumeIntegralInRange<int>(picked->since, std::min(picked->until, kMaxOpset)) : fuzz::opset(in);
+  const OpVersion* version = nullptr;
+  const bool resolved = resolve_op(op, opset, &version).is_ok();
+  if (picked) {
+    std::vector<Tensor> owned;
+    owned.reserve(8);
+    registry_inputs(in, *picked, &owned);
+    const int64_t rank = owned.empty() ? 1 : static_cast<int64_t>(owned[0].dims.size());
+    return check_run(in, op, opset, fuzz::attributes(in, rank), owned, static_cast<int>(owned.size()), version, resolved);
+  }
+
+  // Data first, then attributes (axis values near the data's rank), then indices or shape.
+  const ElementType data_type = fuzz_tensor_type(in, Role::Data);
+  std::vector<int64_t> data_dims = fuzz_dims(in, Role::Data, data_type);
+  std::vector<Tensor> owned;
+  owned.reserve(4);
+  owned.push_back(make(data_type, data_dims));
+  fill(in, &owned[0], nullptr);
+  const int64_t rank = static_cast<int64_t>(data_dims.size());
+  Attributes attrs = fuzz::attributes(in, rank);
+  const bool shape_attr = op == "Reshape" && resolved && version->since < 5;
+  if (shape_attr && !fuzz::one_in(in, 4))
+    attrs.add(Attribute{"shape", AttrKind::Ints, fuzz_shape_values(in, data_dims, 0, true), {}, {}});
+  if (op == "Reshape" && fuzz::one_in(in, 4))
+    attrs.add(Attribute{"allowzero", AttrKind::Int, {in.ConsumeBool() ? 1 : interesting_int64(in)}, {}, {}});
+
+  int arity = op == "Flatten" || shape_attr ? 1 : 2;
+  if (fuzz::one_in(in, 16)) arity = in.ConsumeIntegralInRange<int>(0, 3);
+  for (int i = 1; i < arity; ++i) {
+    if (op == "Gather" && i == 1) {
+      const ElementType t = fuzz_tensor_type(in, Role::Indices);
+      const std::vector<int64_t> dims = fuzz_dims(in, Role::Indices, t);
+      const int64_t a = attrs.get_int("axis", 0);
+      const int64_t axis_dim = rank == 0 ? 1 : data_dims[static_cast<size_t>(a >= -rank && a < rank ? (a < 0 ? a + rank : a) : 0)];
+      std::vector<int64_t> values;
+      const int64_t n = count_of(dims);
+      for (int64_t k = 0; k < n; ++k) values.push_back(fuzz_index(in, axis_dim));
+      owned.push_back(make(t, dims));
+      fill(in, &owned.back(), &values);
+    } else if (op == "Reshape" && i == 1) {
+      const ElementType t = fuzz_tensor_type(in, Role::Shape);
+      std::vector<int64_t> values = fuzz_shape_values(in, data_dims, 0, true);
+      std::vector<int64_t> dims = {static_cast<int64_t>(values.size())};
+      if (fuzz::one_in(in, 8)) dims = fuzz_dims(in, Role::Shape, t);
+      owned.push_back(make(t, dims));
+      fill(in, &owned.back(), &values);
+    } else {
+      const ElementType t = fuzz_tensor_type(in, Role::Data);
+      owned.push_back(make(t, fuzz_dims(in, Role::Data, t)));
+      fill(in, &owned.back(), nullptr);
+    }
+  }
+  return check_run(in, op, opset, attrs, owned, arity, version, resolved);
 }
 
 // An allocation above kMaxAllocationBytes returns null instead of being reported as an error

@@ -122,7 +122,8 @@ Status run_gather_nd(const OpVersion& v, const OpParams& p, const std::vector<co
 
   // Each tuple becomes the number of its slice among the data's slices of one batch (rows of
   // data.shape[b + m:]), checked before any write. Slices are numbered in uint32 (enough for
-  // wasm32's memory), so a batch may hold at most 2^32 of them when anything is copied.
+  // wasm32's memory), so a batch may hold at most 2^32 of them when anything is copied. A batch
+  // with an indexed dim of 0 holds none, whatever the others: every tuple is then out of range.
   const size_t tuples = static_cast<size_t>(indices.element_count()) / m;
   int64_t rows_per_batch = 1;  // 0 when an indexed dim is 0; stops growing past 2^32 (`many`)
   bool many = false;
@@ -133,7 +134,7 @@ Status run_gather_nd(const OpVersion& v, const OpParams& p, const std::vector<co
     if (d > (int64_t{1} << 32) / rows_per_batch) many = true;
     else rows_per_batch *= d;
   }
-  if (copies && many)
+  if (copies && many && rows_per_batch != 0)
     return ONNXWASM_ERROR(StatusCode::Shape, v.label() + ": data " + ValueInfo::of_dims(data.type, data.dims).shape_string() +
                                                  " has more than 2^32 slices a batch along its indexed dims; "
                                                  "gathers support at most 2^32");

@@ -215,8 +215,10 @@ void copy_one(uint8_t* dst, const uint8_t* src) {
 // Copies the slice `plan` (one entry per input axis) of `in` into `out` (already the output's
 // size). The trailing axes taken whole, and before them an axis of step 1, make one contiguous
 // block (x[:, 0] and x[:, 1:] of [batch, seq, hidden] copy whole rows); the axes before it are
-// walked with an odometer, each step a jump of step * stride.
+// walked with an odometer, each step a jump of step * stride. An empty input (whose other dims may
+// be huge: their strides would overflow) has an empty output: nothing to copy.
 void copy_slice(const Tensor& in, const std::vector<AxisSlice>& plan, Tensor* out) {
+  if (in.element_count() == 0) return;
   const size_t r = in.dims.size();
   std::vector<int64_t> stride(r);
   int64_t s = 1;

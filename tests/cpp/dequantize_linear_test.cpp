@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -188,6 +189,10 @@ TEST_CASE("DequantizeLinear: outputs equal the oracle's, bit for bit, at every v
       {"21: uint4 blocked on axis 0, inner 6 (per element scales)", 21, E::Uint4, {37, 6}, E::Float16, {3, 6}, true, 0, 16, N},
       {"21: uint8 blocked, middle axis, no zero point", 21, E::Uint8, {2, 9, 3}, E::Bfloat16, {2, 3, 3}, false, -2, 4, N},
       {"21: int8 blocked, block larger than the axis", 21, E::Int8, {2, 5}, E::Float, {2, 1}, true, 1, 8, N},
+      // (the blocks were counted as axis_dim + block_size - 1 over block_size: an overflow, and
+      // every row then read the first row's scale)
+      {"21: int8 blocked, block_size 2^63 - 1 (one block a row)", 21, E::Int8, {3, 5}, E::Float, {3, 1}, true, 1,
+       std::numeric_limits<int64_t>::max(), N},
       {"21: block_size 0 given: per axis", 21, E::Int8, {3, 4}, E::Float, {4}, true, 1, 0, N},
       {"23: output_dtype float16 from a float scale", 23, E::Uint8, {4, 50}, E::Float, {}, true, N, N, 10},
       {"23: output_dtype bfloat16, blocked int4", 23, E::Int4, {2, 64}, E::Float16, {2, 4}, true, -1, 16, 16},

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "src/runtime.h"
@@ -190,4 +191,47 @@ TEST_CASE("fuzz finding: ConstantOfShape inference from a shape's values whose r
   INFO(s.message());
   REQUIRE(s.is_ok());
   CHECK(out[0].shape_string() == "[2, 3]");
+}
+
+// run_fuzzer/slice-empty-input-with-huge-dims: Slice's copy computed the input's strides before
+// looking at its element count, and an empty input whose other dims are huge overflowed them (UB).
+// An empty input has an empty output: nothing is copied.
+TEST_CASE("fuzz finding: Slice of an empty tensor with huge dims") {
+  const Tensor x = tensor(ElementType::Float, {0, 2, kHuge});
+  const Tensor starts = int64s({1}), ends = int64s({2}), axes = int64s({1});
+  std::vector<Tensor> out;
+  const Status s = run_node("Slice", 13, {}, {&x, &starts, &ends, &axes}, &out);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  CHECK(out[0].dims == std::vector<int64_t>{0, 1, kHuge});
+}
+
+// run_fuzzer/gather-nd-huge-dim-beside-an-empty-one: GatherND refused data [2^32 + 1, 0, 2] for
+// having more than 2^32 slices a batch (a Shape error inference does not give), though a batch of
+// it holds none: its indices are out of range, an Index error as for any empty indexed dim.
+TEST_CASE("fuzz finding: GatherND into an empty indexed dim beside a huge one") {
+  const Tensor data = tensor(ElementType::Bool, {(int64_t{1} << 32) + 1, 0, 2});
+  const Tensor indices = int64s({3, 0});
+  Tensor idx = tensor(ElementType::Int64, {1, 2});
+  std::memcpy(idx.buffer->data(), indices.buffer->data(), 16);
+  std::vector<Tensor> out;
+  const Status s = run_node("GatherND", 12, {}, {&data, &idx}, &out);
+  CHECK(s.code() == StatusCode::Index);
+  CHECK(out.empty());
+  std::vector<ValueInfo> inferred;
+  CHECK(infer_node("GatherND", 12, {}, {ValueInfo::of_dims(ElementType::Bool, data.dims), ValueInfo::of_dims(ElementType::Int64, {1, 2})}, &inferred).is_ok());
+}
+
+// run_fuzzer (its input not kept): DequantizeLinear multiplied the dims after the axis before
+// looking at the element count, and an empty x with huge dims overflowed the product (UB).
+TEST_CASE("fuzz finding: DequantizeLinear of an empty tensor with huge dims after the axis") {
+  const Tensor x = tensor(ElementType::Int8, {0, 3, kHuge});
+  const Tensor scale = tensor(ElementType::Float, {0});
+  Attributes attrs;
+  attrs.add(Attribute{"axis", AttrKind::Int, {0}, {}, {}});
+  std::vector<Tensor> out;
+  const Status s = run_node("DequantizeLinear", 13, attrs, {&x, &scale}, &out);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  CHECK(out[0].dims == std::vector<int64_t>{0, 3, kHuge});
 }
