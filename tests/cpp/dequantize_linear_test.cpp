@@ -193,6 +193,10 @@ TEST_CASE("DequantizeLinear: outputs equal the oracle's, bit for bit, at every v
       // every row then read the first row's scale)
       {"21: int8 blocked, block_size 2^63 - 1 (one block a row)", 21, E::Int8, {3, 5}, E::Float, {3, 1}, true, 1,
        std::numeric_limits<int64_t>::max(), N},
+      {"21: int4 blocked, block_size 2^63 - 1, float16, no zero point (the row kernel)", 21, E::Int4, {3, 70}, E::Float16,
+       {3, 1}, false, 1, std::numeric_limits<int64_t>::max(), N},
+      {"21: uint4 blocked on axis 0, block_size 2^62 (the table kernel)", 21, E::Uint4, {5, 6}, E::Bfloat16, {1, 6}, true,
+       0, int64_t{1} << 62, N},
       {"21: block_size 0 given: per axis", 21, E::Int8, {3, 4}, E::Float, {4}, true, 1, 0, N},
       {"23: output_dtype float16 from a float scale", 23, E::Uint8, {4, 50}, E::Float, {}, true, N, N, 10},
       {"23: output_dtype bfloat16, blocked int4", 23, E::Int4, {2, 64}, E::Float16, {2, 4}, true, -1, 16, 16},
