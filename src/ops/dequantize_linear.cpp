@@ -410,14 +410,14 @@ Status run_dequantize_linear(const OpVersion& v, const OpParams& params, const s
     axis = static_cast<size_t>(p.axis < 0 ? p.axis + rank : p.axis);
   }
   // (An empty x computes nothing: its other dims may be huge, and their product would overflow.
-  // The blocks are counted as inference counts them: axis_dim + block_size - 1 overflows for a
-  // block_size near 2^63, which the spec allows.)
+  // A block longer than the axis is the whole axis: the spec allows a block_size up to 2^63 - 1,
+  // which neither axis_dim + block_size - 1 nor wasm32's size_t holds.)
   const bool empty = x.element_count() == 0;
   r.axis_dim = r.g == Granularity::PerTensor ? 1 : x.dims[axis];
   r.inner = 1;
   for (size_t i = axis + 1; !empty && r.g != Granularity::PerTensor && i < x.dims.size(); ++i) r.inner *= x.dims[i];
-  r.block_size = p.block_size;
-  r.blocks = p.block_size > 0 ? r.axis_dim / p.block_size + (r.axis_dim % p.block_size != 0) : 1;
+  r.block_size = std::min(p.block_size, std::max<int64_t>(r.axis_dim, 1));
+  r.blocks = p.block_size > 0 ? (r.axis_dim + r.block_size - 1) / r.block_size : 1;
   if (r.g == Granularity::PerTensor) r.inner = x.element_count();
   r.scale_rows = xt->bits < 32 && ((r.g == Granularity::PerAxis && r.inner == 1) || (r.g == Granularity::Blocked && r.inner > 1));
 

@@ -362,7 +362,6 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   r.bits = data.type == ElementType::Uint8 ? static_cast<int>(p.bits) : 4;
   r.is_signed = data.type == ElementType::Int4;
   r.default_zero = data.type == ElementType::Uint8 ? 1 << (r.bits - 1) : 0;
-  r.block_size = p.block_size;
   int64_t outer = 1;
   for (size_t i = 0; i < l.gather_axis; ++i) outer *= data.dims[i];
   r.axis_dim = axis_dim;
@@ -370,6 +369,9 @@ Status run_gather_block_quantized(const OpVersion& v, const OpParams& params, co
   for (size_t i = l.gather_axis + 1; i < data.dims.size(); ++i) r.block *= data.dims[i];
   r.block *= l.components;
   r.quantize_dim = data.dims[l.quantize_axis] * l.components;
+  // A block longer than the quantize axis is the whole axis (block_size may be any power of 2
+  // from 16: 2^40 is no size_t of wasm32, and the kernels divided by it cut to 32 bits: 0).
+  r.block_size = std::min(p.block_size, std::max<int64_t>(r.quantize_dim, 1));
   r.quantize_n = 1;
   for (size_t i = l.quantize_axis + 1; i < data.dims.size(); ++i) r.quantize_n *= data.dims[i];
   r.scale_row = block_count(r.quantize_dim, p.block_size) * r.quantize_n;

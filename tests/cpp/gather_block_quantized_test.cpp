@@ -218,6 +218,11 @@ const std::vector<Case>& oracle_cases() {
       {"int4 of rank 3, quantize axis 2 (odd codes a row), runs across rows, fp16 scales, zero points", E::Int4, {3, 2, 35}, 4, 16, 0, 2, E::Float16, true, E::Int32, {2}, {2, -3}},
       {"int4, gather axis 1 = quantize axis 1 (blocks of one code), fp16 scales", E::Int4, {3, 40}, 4, 16, 1, 1, E::Float16, true, E::Int64, {3}, {39, 0, 17}},
       {"uint4, quantize axis 0 (runs of one code), bfloat16 scales", E::Uint4, {40, 5}, 4, 16, 0, 0, E::Bfloat16, true, E::Int64, {2}, {33, 1}},
+      // Blocks longer than the quantize axis (block_size any power of 2 from 16): one block a row.
+      // (2^40 is no size_t of wasm32: the kernels divided by it cut to 0, a trap.)
+      {"int4, block_size 2^40, fp16 scales, no zero points (the row kernel)", E::Int4, {6, 40}, 4, int64_t{1} << 40, 0, 1, E::Float16, false, E::Int32, {2}, {1, 5}},
+      {"uint8 4-bit, block_size 2^62, zero points", E::Uint8, {7, 20}, 4, int64_t{1} << 62, 0, 1, E::Float, true, E::Int64, {2}, {0, 6}},
+      {"uint4, quantize axis 0, block_size 2^40, bfloat16 scales", E::Uint4, {40, 5}, 4, int64_t{1} << 40, 0, 0, E::Bfloat16, true, E::Int64, {2}, {33, 1}},
   };
   return cases;
 }

@@ -111,6 +111,8 @@ const CASES = [
   { name: 'uint4, no zero points, float16 scales', type: 'uint4', dims: [8, 40], scaleDims: [8, 3], scaleType: 'float16', attrs: { block_size: 16 }, idType: 'int32' },
   { name: 'int4 with an odd count of codes a row (rows do not start on a byte), zero points', type: 'int4', dims: [7, 33], scaleDims: [7, 3], zeroDims: [7, 3], scaleType: 'float32', attrs: { block_size: 16 }, idType: 'int64' },
   { name: 'int4 gathered along axis 1, quantized along axis 0', type: 'int4', dims: [40, 6], scaleDims: [3, 6], zeroDims: [3, 6], scaleType: 'float32', attrs: { block_size: 16, gather_axis: 1, quantize_axis: 0 }, idType: 'int64' },
+  // (a block longer than the row, 2^40: one block a row; the kernels divided by it cut to 32 bits, 0: a trap)
+  { name: 'uint4, block_size 2^40, float16 scales, no zero points', type: 'uint4', dims: [8, 40], scaleDims: [8, 1], scaleType: 'float16', attrs: { block_size: 2 ** 40 }, idType: 'int64' },
   { name: "onnxruntime-genai's Reshape of a MatMulNBits weight, then GatherBlockQuantized", type: 'uint8', dims: [6, 32], reshape: [6, 2, 16], scaleDims: [6, 2], zeroDims: [6, 1], scaleType: 'float16', attrs: { block_size: 32, bits: 4 }, idType: 'int64' },
   // Then a Mul by a constant (Gemma's embedding scale 50.6: float16 0x5253), through each of the
   // kernel's paths: the row kernel, the table kernel with zero points, floats, the float scratch.
