@@ -146,7 +146,7 @@ export declare class Tensor<T extends TensorType = TensorType> {
   dispose(): void;
 }
 
-/** An attribute value: numbers and bigints are INT (FLOAT if not an integer), arrays INTS, FLOATS or STRINGS. */
+/** An attribute value: numbers and bigints are INT (FLOAT if not an integer), arrays INTS, FLOATS or STRINGS. Integers beyond 2^53 as bigints (int64's range). */
 /** A Tensor is a TENSOR attribute (ConstantOfShape's `value`). */
 export type AttributeValue = number | bigint | string | readonly number[] | readonly bigint[] | readonly string[] | Tensor;
 

@@ -85,6 +85,16 @@ function tensorValue(type, data, dims) {
   return { type: type.id, dims: Array.from(dims), bytes: Array.from(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)) };
 }
 
+// An integer attribute value for the module: a number, or a bigint beyond 2^53 as a decimal string,
+// which the module reads exactly and refuses beyond int64 (as an attribute of a model crosses:
+// attributeFromProto), so that torch's Slice ends = INT64_MAX can be given as 9223372036854775807n.
+/** @type {(v: unknown, what: string) => number | string} */
+const intValue = (v, what) => {
+  if (typeof v !== 'bigint' || Number.isSafeInteger(Number(v))) return toInt(v, what);
+  if (BigInt.asIntN(64, v) !== v) throw invalidArgument(`${what} = ${v} is outside int64`);
+  return String(v);
+};
+
 /**
  * @param {string} name
  * @param {unknown} value (the caller's: checked here)
@@ -93,14 +103,14 @@ function tensorValue(type, data, dims) {
 function attributeFromValue(name, value) {
   const what = `attribute '${name}'`;
   if (value instanceof Tensor) return { name, kind: 'TENSOR', value: tensorValue(typeByName(value.type), value.data, value.dims) };
-  if (typeof value === 'bigint') return { name, kind: 'INT', value: toInt(value, what) };
+  if (typeof value === 'bigint') return { name, kind: 'INT', value: intValue(value, what) };
   if (typeof value === 'number') return Number.isInteger(value) ? { name, kind: 'INT', value } : { name, kind: 'FLOAT', value };
   if (typeof value === 'string') return { name, kind: 'STRING', value };
   if (Array.isArray(value) || ArrayBuffer.isView(value)) {
     const list = Array.from(/** @type {ArrayLike<unknown>} */ (value));
     if (list.every((x) => typeof x === 'string')) return list.length ? { name, kind: 'STRINGS', value: list } : { name, kind: 'INTS', value: [] };
     if (list.every((x) => typeof x === 'bigint' || Number.isInteger(x)))
-      return { name, kind: 'INTS', value: list.map((x, i) => toInt(x, `${what}[${i}]`)) };
+      return { name, kind: 'INTS', value: list.map((x, i) => intValue(x, `${what}[${i}]`)) };
     if (list.every((x) => typeof x === 'number')) return { name, kind: 'FLOATS', value: list };
   }
   throw invalidArgument(`${what} has a value onnx-wasm cannot read: ${String(value)}`);

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProtoSchema, AttributeProtoSchema } from 'onnx-buf';
-import { init, inferShapes, InferenceSession, Tensor, runNode, ShapeError, TypeConstraintError } from '../../js/index.mjs';
+import { init, inferShapes, InferenceSession, InvalidArgumentError, Tensor, runNode, ShapeError, TypeConstraintError } from '../../js/index.mjs';
 import { valueInfo } from '../support/gen-models.mjs';
 import { dataType } from '../support/external-models.mjs';
 
@@ -107,6 +107,17 @@ test('runNode: int32 indices, a Tensor as ConstantOfShape\'s value, Range of int
   assert.throws(() => runNode({ opType: 'ConstantOfShape', attributes: { value: new Tensor('bfloat16', new Uint16Array([0]), [1]) } }, [new Tensor('int64', [1n], [1])], { opset: 9 }),
     (e) => e instanceof TypeConstraintError && /ConstantOfShape-9: attribute 'value' has type tensor\(bfloat16\).*needs opset 20 or later/.test(e.message));
   for (const t of [x, s, c, r]) t.dispose();
+});
+
+test('runNode: integer attributes beyond 2^53 as bigints (torch\'s Slice-1 ends = INT64_MAX), and beyond int64 refused', () => {
+  const x = new Tensor('float32', Float32Array.from({ length: 12 }, (_, i) => i), [3, 4]);
+  const [y] = runNode({ opType: 'Slice', attributes: { starts: [1], ends: [9223372036854775807n], axes: [1] } }, [x], { opset: 9 });
+  assert.deepEqual([y.dims, Array.from(y.data)], [[3, 3], [1, 2, 3, 5, 6, 7, 9, 10, 11]]);
+  const [z] = runNode({ opType: 'Slice', attributes: { starts: [-9223372036854775808n], ends: [2n], axes: [0] } }, [x], { opset: 9 });
+  assert.deepEqual(z.dims, [2, 4]);
+  assert.throws(() => runNode({ opType: 'Slice', attributes: { starts: [1], ends: [2n ** 63n], axes: [1] } }, [x], { opset: 9 }),
+    (e) => e instanceof InvalidArgumentError && e.message === "attribute 'ends'[0] = 9223372036854775808 is outside int64");
+  for (const t of [x, y, z]) t.dispose();
 });
 
 test('inferShapes: ConstantOfShape\'s shape given by its values alone (no dims), or with a declared length too large', () => {
