@@ -62,10 +62,24 @@ function toInt(v, what) {
   return /** @type {number} */ (n);
 }
 
-// An int64 field of a NodeProto-shaped object: absent means the proto default 0, and the proto3
-// JSON mapping writes int64 as a decimal string.
-/** @type {(v: unknown, what: string) => number} */
-const protoInt = (v, what) => toInt(v === undefined || v === null ? 0 : typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : v, what);
+// An int64 value: a number, a bigint, or a decimal string (the proto3 JSON mapping writes int64
+// so). A safe integer comes back as a number; beyond 2^53 and within int64, as a bigint (torch's
+// Slice ends = INT64_MAX); anything else is an InvalidArgumentError that names it.
+/** @type {(v: unknown, what: string) => number | bigint} */
+const int64 = (v, what) => {
+  const big = typeof v === 'bigint' ? v : typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : null;
+  if (big === null) return toInt(v, what);
+  if (BigInt.asIntN(64, big) !== big) throw invalidArgument(`${what} = ${big} is outside int64`);
+  return Number.isSafeInteger(Number(big)) ? Number(big) : big;
+};
+
+// An integer attribute value for the module: beyond 2^53, a decimal string, which the module reads
+// exactly (Embind carries numbers as doubles).
+/** @type {(v: unknown, what: string) => number | string} */
+const intValue = (v, what) => {
+  const n = int64(v, what);
+  return typeof n === 'bigint' ? String(n) : n;
+};
 
 /** @type {(v: string | Uint8Array) => string} */
 const toStr = (v) => (typeof v === 'string' ? v : utf8.decode(v));
@@ -84,16 +98,6 @@ function tensorValue(type, data, dims) {
   const view = /** @type {ArrayBufferView} */ (data);
   return { type: type.id, dims: Array.from(dims), bytes: Array.from(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)) };
 }
-
-// An integer attribute value for the module: a number, or a bigint beyond 2^53 as a decimal string,
-// which the module reads exactly and refuses beyond int64 (as an attribute of a model crosses:
-// attributeFromProto), so that torch's Slice ends = INT64_MAX can be given as 9223372036854775807n.
-/** @type {(v: unknown, what: string) => number | string} */
-const intValue = (v, what) => {
-  if (typeof v !== 'bigint' || Number.isSafeInteger(Number(v))) return toInt(v, what);
-  if (BigInt.asIntN(64, v) !== v) throw invalidArgument(`${what} = ${v} is outside int64`);
-  return String(v);
-};
 
 /**
  * @param {string} name
@@ -138,18 +142,9 @@ function attributeFromValue(name, value) {
 export function attributeFromProto(a, exact = true) {
   const kind = typeof a.type === 'string' ? a.type : ATTR_TYPE_NAMES[a.type];
   const what = `attribute '${a.name}'`;
-  // (protoInt throws only for a number, a bigint or a decimal string beyond 2^53: BigInt takes them.
-  // Such a value, as torch's Slice ends = INT64_MAX, crosses to the module exactly as a decimal
-  // string; for display it is a bigint.)
+  // An absent int64 field is the proto default 0; for display, one beyond 2^53 stays a bigint.
   /** @type {(v: unknown, what: string) => number | bigint | string} */
-  const int = (v) => {
-    try {
-      return protoInt(v, what);
-    } catch {
-      const big = BigInt(/** @type {number | bigint | string} */ (v));
-      return exact ? String(big) : big;
-    }
-  };
+  const int = (v, what) => (exact ? intValue : int64)(v ?? 0, what);
   switch (kind) {
     case 'INT': return { name: a.name, kind, value: int(a.i, what) };
     case 'INTS': return { name: a.name, kind, value: Array.from(a.ints ?? [], (x, i) => int(x, `${what}[${i}]`)) };

@@ -120,6 +120,31 @@ test('runNode: integer attributes beyond 2^53 as bigints (torch\'s Slice-1 ends 
   for (const t of [x, y, z]) t.dispose();
 });
 
+test('runNode: a NodeProto-shaped node\'s int64 attributes as numbers, bigints or decimal strings; anything else a typed error naming it', () => {
+  // (a fraction, a non-decimal string or an object threw JS's RangeError or SyntaxError, and a
+  // decimal string beyond int64 the module's refusal, which named no attribute)
+  const x = new Tensor('float32', Float32Array.from({ length: 12 }, (_, i) => i), [3, 4]);
+  const slice = (ends) => ({ op_type: 'Slice', attribute: [{ name: 'starts', type: 7, ints: [1] }, { name: 'ends', type: 7, ints: [ends] }, { name: 'axes', type: 7, ints: ['1'] }] });
+  for (const ends of [3, 3n, '3', '9223372036854775807', 9223372036854775807n]) {
+    const [y] = runNode(slice(ends), [x], { opset: 9 });
+    assert.deepEqual(y.dims, [3, ends === 3 || ends === 3n || ends === '3' ? 2 : 3], String(ends));
+    y.dispose();
+  }
+  const cases = [
+    [1.5, "attribute 'ends'[0] = 1.5 is not a safe integer"],
+    ['abc', "attribute 'ends'[0] = abc is not a safe integer"],
+    [{}, "attribute 'ends'[0] = [object Object] is not a safe integer"],
+    ['9223372036854775808', "attribute 'ends'[0] = 9223372036854775808 is outside int64"],
+    [2 ** 60, `attribute 'ends'[0] = ${2 ** 60} is not a safe integer`],
+  ];
+  for (const [ends, message] of cases) {
+    assert.throws(() => runNode(slice(ends), [x], { opset: 9 }), (e) => e instanceof InvalidArgumentError && e.message === message, String(ends));
+  }
+  assert.throws(() => runNode({ op_type: 'Flatten', attribute: [{ name: 'axis', type: 2, i: -1.5 }] }, [x]),
+    (e) => e instanceof InvalidArgumentError && e.message === "attribute 'axis' = -1.5 is not a safe integer");
+  x.dispose();
+});
+
 test('inferShapes: ConstantOfShape\'s shape given by its values alone (no dims), or with a declared length too large', () => {
   // (its dims were read though there were none: a wrong ShapeError; a fuzzer's finding)
   const [a] = inferShapes({ opType: 'ConstantOfShape' }, [{ type: 'int64', value: [2, 3] }], { opset: 21 });
