@@ -218,12 +218,6 @@ int64_t index_at(const Tensor& idx, int64_t i) {
   return v;
 }
 
-std::vector<int64_t> int64_values(const Tensor& t) {
-  std::vector<int64_t> v(static_cast<size_t>(count_of(t.dims)));
-  if (!v.empty()) std::memcpy(v.data(), t.buffer->data(), v.size() * 8);
-  return v;
-}
-
 // The values inference is given for an input it reads by value, as a session gives them: int64,
 // int32 and int16 ones widened (ValueInfo::int_values); none for other types.
 std::optional<std::vector<int64_t>> known_values(const Tensor& t) {
@@ -577,7 +571,7 @@ int check_run(FuzzedDataProvider& in, const std::string& op, int opset, const At
     } else if (inputs[1]->dims.size() != 1) {
       e.kind = Expected::Shape;
     } else {
-      e = expect_reshape(inputs[0]->dims, int64_values(*inputs[1]), attrs.get_int("allowzero", 0) != 0);
+      e = expect_reshape(inputs[0]->dims, *known_values(*inputs[1]), attrs.get_int("allowzero", 0) != 0);  // well-formed: int64
     }
     switch (e.kind) {
       case Expected::Ok:
@@ -727,9 +721,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   Attributes attrs = fuzz::attributes(in, rank);
   const bool shape_attr = op == "Reshape" && resolved && version->since < 5;
   if (shape_attr && !fuzz::one_in(in, 4))
-    attrs.add(Attribute{"shape", AttrKind::Ints, fuzz_shape_values(in, data_dims, 0, true), {}, {}});
+    attrs.add(Attribute{"shape", AttrKind::Ints, fuzz_shape_values(in, data_dims, 0, true), {}, {}, {}});
   if (op == "Reshape" && fuzz::one_in(in, 4))
-    attrs.add(Attribute{"allowzero", AttrKind::Int, {in.ConsumeBool() ? 1 : interesting_int64(in)}, {}, {}});
+    attrs.add(Attribute{"allowzero", AttrKind::Int, {in.ConsumeBool() ? 1 : interesting_int64(in)}, {}, {}, {}});
 
   int arity = op == "Flatten" || shape_attr ? 1 : 2;
   if (fuzz::one_in(in, 16)) arity = in.ConsumeIntegralInRange<int>(0, 3);
