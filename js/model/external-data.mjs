@@ -45,13 +45,22 @@ export async function loadInitializers(g, sources, loading, modelBytes, owned, t
   if (tables.size || external.size) return loadWithExternal(g, tables, external, loading, modelBytes, owned, tensors);
   const progress = new Progress(loading.onProgress, modelBytes);
   progress.add(modelBytes);
-  for (const init of g.initializer) {
-    const t = tensorFromProto(init);
-    owned.push(t);
-    tensors.set(init.name, t);
-  }
+  for (const init of g.initializer) own(owned, tensors, init.name, tensorFromProto(init));
   progress.finish();
   return { kept: new Map(), constants: new Map() };
+}
+
+// A Tensor made for `key`: owned at once, then filed under it.
+/**
+ * @template K
+ * @param {{ dispose(): void }[]} owned
+ * @param {Map<K, Tensor>} map
+ * @param {K} key
+ * @param {Tensor} t
+ */
+function own(owned, map, key, t) {
+  owned.push(t);
+  map.set(key, t);
 }
 
 /**
@@ -96,16 +105,10 @@ async function loadWithExternal(g, tables, external, { mode, onProgress, cacheRo
       kept.set(init.name, await LazyTable.open(x));
       continue;
     }
-    const t = x ? await loadTensor(x, progress) : tensorFromProto(init);
-    owned.push(t);
-    tensors.set(init.name, t);
+    own(owned, tensors, init.name, x ? await loadTensor(x, progress) : tensorFromProto(init));
   }
   for (const { names, source } of layouts) await LazyTable.joint(names.map((n) => /** @type {LazyTable} */ (kept.get(n))), source);
-  for (const [n, x] of external) {
-    const t = await loadTensor(x, progress);
-    owned.push(t);
-    constants.set(n, t);
-  }
+  for (const [n, x] of external) own(owned, constants, n, await loadTensor(x, progress));
   progress.finish();
   return { kept, constants };
 }

@@ -145,7 +145,8 @@ function graphIndex(g) {
 }
 
 // The graph after 1, 2 and 3 above (the same graph when none applies), and the opsets its new
-// nodes need beyond the model's. A pass is called only when the graph has its op.
+// nodes need beyond the model's. A pass is called only when the graph has its op (this scan is
+// the one check of that: each pass, called on a graph without its op, finds nothing to rewrite).
 /**
  * @param {GraphProto} g
  * @param {ReadonlyMap<string, number>} opsets the model's: domain -> version
@@ -173,7 +174,6 @@ export function rewriteGraph(g, opsets) {
  * @returns {GraphProto}
  */
 export function foldReshapedInitializers(g) {
-  if (!g.initializer.length || !g.node.some((n) => n.opType === 'Reshape')) return g;
   const { constant, outputs, readers } = graphIndex(g);
   /** @type {Map<string, TensorProto>} */
   const folded = new Map();   // initializer name -> the initializer it becomes
@@ -210,8 +210,6 @@ export function foldReshapedInitializers(g) {
  * @returns {{ graph: GraphProto, opsets: Map<string, number> }}
  */
 export function fuseDequantizeGather(g, opsets) {
-  // (most models have no DequantizeLinear: nothing below is built for them)
-  if (!g.node.some((n) => n.opType === 'DequantizeLinear')) return { graph: g, opsets: new Map(opsets) };
   const added = new Map();
   const { constant, outputs, readers } = graphIndex(g);
   /** @type {Map<string, number>} */
@@ -422,7 +420,7 @@ function alongGatherAxis({ d, gather, a, rank, blocked, blockSize, xName, sName,
  */
 export function fuseGatherBlockQuantizedMul(g, opsets) {
   const isGbq = (/** @type {NodeProto} */ n) => n.opType === 'GatherBlockQuantized' && canonicalDomain(n.domain) === 'com.microsoft';
-  if ((opsets.get('') ?? 0) < 7 || !g.node.some(isGbq)) return { graph: g, opsets: new Map(opsets) };
+  if ((opsets.get('') ?? 0) < 7) return { graph: g, opsets: new Map(opsets) };
   const { constant, outputs, readers } = graphIndex(g);
   /** @type {Map<NodeProto, NodeProto | null>} */
   const replaced = new Map();   // node -> its replacement (null: fused away)
