@@ -2,8 +2,9 @@
 // (y = (x - x_zero_point) * x_scale, x_scale broadcast per tensor, per axis or per block along
 // `axis`) in onnxruntime's CPU kernel's arithmetic (quantize_linear.cc: the difference in int32,
 // the product in float, then the output type's rounding; int32 x minus a zero point wraps). Every output element is computed on its
-// own from its multi-index, with its own decoding of the codes. Then inference (types per version,
-// symbolic dims), and the refusals with their messages.
+// own from its multi-index, with its own decoding of the codes: a table of cases, then 3,000
+// random well-formed ones (seeded). Then inference (types per version, symbolic dims), and the
+// refusals with their messages.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -239,6 +240,67 @@ TEST_CASE("DequantizeLinear: an output large enough to split over threads equals
   // (parts start on multiples of 8 elements, within blocks of 32: the row kernel takes over at the next block)
   check_case({"int4 blocked, float16, no zero point", 21, E::Int4, {300, 1000}, E::Float16, {300, 32}, false, 1, 32, N}, rng);
   check_case({"uint4 blocked, bfloat16, no zero point, odd rows", 21, E::Uint4, {200, 1003}, E::Bfloat16, {200, 32}, false, 1, 32, N}, rng);
+}
+
+namespace {
+
+// A random well-formed case: a version, x's type and dims (ranks 0 to 4, dims 0 to 6 and the
+// quantized axis up to 70), per tensor, per axis or blocked (block sizes 1 to 64 and one beyond
+// any axis), each scale type, with or without a zero point and output_dtype.
+std::string random_case(std::mt19937& rng, Case* c) {
+  const auto pick = [&rng](auto... xs) {
+    const std::vector<std::common_type_t<decltype(xs)...>> v = {xs...};
+    return v[rng() % v.size()];
+  };
+  c->opset = pick(10, 13, 19, 21, 23, 24, 25, 28);
+  std::vector<E> types = {E::Int8, E::Uint8, E::Int32};
+  if (c->opset >= 21) types.insert(types.end(), {E::Int16, E::Uint16, E::Int4, E::Uint4});
+  if (c->opset >= 25) types.insert(types.end(), {E::Int2, E::Uint2});
+  c->x_type = types[rng() % types.size()];
+  c->scale_type = c->opset < 19 ? E::Float : pick(E::Float, E::Float16, E::Bfloat16);
+  const int64_t rank = static_cast<int64_t>(rng() % 5);
+  c->x_dims.assign(static_cast<size_t>(rank), 0);
+  for (int64_t& d : c->x_dims) d = rng() % 8 == 0 ? 0 : 1 + static_cast<int64_t>(rng() % 6);
+  c->zero_point = rng() % 2 == 0;
+  c->axis = c->block_size = c->output_dtype = kNone;
+  if (c->opset >= 23 && rng() % 2 == 0) c->output_dtype = pick(0, 1, 10, 16);
+  const int mode = rank == 0 || c->opset < 13 ? 0 : static_cast<int>(rng() % (c->opset >= 21 ? 3 : 2));
+  if (mode == 0) {   // per tensor
+    c->scale_dims = rng() % 2 == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{1};
+    if (rank > 0 && c->opset >= 13 && rng() % 2 == 0) c->axis = static_cast<int64_t>(rng() % static_cast<uint32_t>(2 * rank)) - rank;
+  } else {
+    if (rank >= 2 && rng() % 3 == 0) c->axis = kNone;   // the default, 1
+    else c->axis = static_cast<int64_t>(rng() % static_cast<uint32_t>(2 * rank)) - rank;
+    const size_t a = static_cast<size_t>(c->axis == kNone ? 1 : c->axis < 0 ? c->axis + rank : c->axis);
+    if (rng() % 2 == 0) c->x_dims[a] = static_cast<int64_t>(rng() % 71);
+    if (mode == 1) {   // per axis
+      c->scale_dims = {c->x_dims[a]};
+      if (c->opset >= 21 && rng() % 4 == 0) c->block_size = 0;
+    } else {   // blocked
+      c->block_size = pick(int64_t{1}, int64_t{2}, int64_t{3}, int64_t{4}, int64_t{7}, int64_t{16}, int64_t{32}, int64_t{64}, int64_t{1} << 40);
+      c->scale_dims = c->x_dims;
+      c->scale_dims[a] = c->x_dims[a] == 0 ? 0 : (c->x_dims[a] - 1) / c->block_size + 1;
+    }
+  }
+  std::string d = "random: opset " + std::to_string(c->opset) + ", x " + std::string(onnx_name(c->x_type)) + " [";
+  for (int64_t x : c->x_dims) d += std::to_string(x) + ",";
+  d += "], scale " + std::string(onnx_name(c->scale_type)) + " [";
+  for (int64_t x : c->scale_dims) d += std::to_string(x) + ",";
+  d += "], zero point " + std::to_string(c->zero_point) + ", axis " + std::to_string(c->axis) + ", block_size " +
+       std::to_string(c->block_size) + ", output_dtype " + std::to_string(c->output_dtype);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("DequantizeLinear: random well-formed cases (3000) equal the oracle's bit for bit") {
+  std::mt19937 rng(2026);
+  for (int k = 0; k < 3000; ++k) {
+    Case c{};
+    const std::string name = random_case(rng, &c);
+    c.name = name.c_str();
+    check_case(c, rng);
+  }
 }
 
 TEST_CASE("DequantizeLinear: inference: output types per version, symbolic and unknown shapes") {

@@ -2,8 +2,9 @@
 // (contrib_ops/cpu/quantization/gather_block_quantized.cc, CopyDataAndDequantize): every output
 // element computed on its own from the flat data index, with its own code extraction. Cases: uint8
 // words of 2, 4 and 8-bit codes, int4 and uint4 on either axis, odd block counts, zero points
-// packed in odd counts, negative indices, every scale type; then the errors. onnx-wasm
-// GatherBlockQuantized (a multiplier after it) against the same oracle, then Mul's rounding.
+// packed in odd counts, negative indices, every scale type, then 3,000 random well-formed ones
+// (seeded); then the errors. onnx-wasm GatherBlockQuantized (a multiplier after it) against the
+// same oracle, then Mul's rounding.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -251,6 +252,69 @@ TEST_CASE("onnx-wasm GatherBlockQuantized: the output times a multiplier, as Gat
   // A row of the embedding form (uint8 4-bit, float16 scales, no zero points: the row kernel).
   const uint32_t gemma = multiplier_bits(E::Float16, true);
   check_case({"uint8 4-bit rows of 256 codes, fp16 scales, blocks of 32", E::Uint8, {9, 128}, 4, 32, 0, 1, E::Float16, false, E::Int64, {1, 5}, {8, 0, -1, 3, 3}}, rng, &gemma);
+}
+
+namespace {
+
+// A random well-formed case: uint8 words of 2, 4 or 8-bit codes (gather axis 0, quantized along
+// the last), or int4 and uint4 on any pair of axes; ranks 1 to 4 with dims 0 to 5 and the
+// quantized axis up to 40 codes; block sizes 16 to 256 and one beyond any axis; each scale and
+// index type, with or without zero points; indices anywhere in [-dim, dim - 1], of ranks 0 to 3.
+std::string random_case(std::mt19937& rng, Case* c) {
+  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
+  const int64_t kind = below(3);
+  c->data_type = kind == 0 ? E::Uint8 : kind == 1 ? E::Int4 : E::Uint4;
+  c->bits = kind == 0 ? std::vector<int64_t>{2, 4, 8}[static_cast<size_t>(below(3))] : 4;
+  const int64_t rank = (kind == 0 ? 2 : 1) + below(kind == 0 ? 3 : 4);
+  c->data_dims.assign(static_cast<size_t>(rank), 0);
+  for (int64_t& d : c->data_dims) d = below(8) == 0 ? 0 : 1 + below(5);
+  if (kind == 0) {
+    c->gather_axis = 0;
+    c->quantize_axis = below(2) == 0 ? rank - 1 : -1;
+  } else {
+    c->gather_axis = below(2 * rank) - rank;
+    c->quantize_axis = below(2 * rank) - rank;
+  }
+  const size_t q = static_cast<size_t>(c->quantize_axis < 0 ? c->quantize_axis + rank : c->quantize_axis);
+  const size_t g = static_cast<size_t>(c->gather_axis < 0 ? c->gather_axis + rank : c->gather_axis);
+  if (below(2) == 0) c->data_dims[q] = below(kind == 0 ? 41 * c->bits / 8 : 41);   // (uint8: bytes)
+  c->block_size = below(6) == 0 ? int64_t{1} << 40 : int64_t{16} << below(5);
+  c->scale_type = std::vector<E>{E::Float, E::Float16, E::Bfloat16}[static_cast<size_t>(below(3))];
+  c->zero_points = below(2) == 0;
+  c->index_type = below(2) == 0 ? E::Int32 : E::Int64;
+  c->index_dims.assign(static_cast<size_t>(below(4)), 0);
+  for (int64_t& d : c->index_dims) d = c->data_dims[g] == 0 ? 0 : below(4);
+  if (c->data_dims[g] == 0 && c->index_dims.empty()) c->index_dims = {0};
+  c->indices.assign(static_cast<size_t>(product(c->index_dims)), 0);
+  for (int64_t& i : c->indices) i = below(2 * c->data_dims[g]) - c->data_dims[g];
+  std::string d = std::string("random: ") + onnx_name(c->data_type) + " [";
+  for (int64_t x : c->data_dims) d += std::to_string(x) + ",";
+  d += "], bits " + std::to_string(c->bits) + ", block_size " + std::to_string(c->block_size) + ", gather_axis " +
+       std::to_string(c->gather_axis) + ", quantize_axis " + std::to_string(c->quantize_axis) + ", scales " +
+       onnx_name(c->scale_type) + ", zero points " + std::to_string(c->zero_points) + ", indices " +
+       onnx_name(c->index_type) + " [";
+  for (int64_t x : c->index_dims) d += std::to_string(x) + ",";
+  d += "]";
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("GatherBlockQuantized: random well-formed cases (3000) equal the oracle's bit for bit, a third times a multiplier") {
+  std::mt19937 rng(2026);
+  for (int k = 0; k < 3000; ++k) {
+    Case c{};
+    const std::string name = random_case(rng, &c);
+    c.name = name.c_str();
+    if (k % 3 == 2) {
+      // A finite multiplier of either sign, 0 included, of the scales' precision.
+      const float f = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 311.0f;
+      const uint32_t m = c.scale_type == E::Float ? float_bits(f) : c.scale_type == E::Float16 ? float_to_half(f) : float_to_bfloat16(f);
+      check_case(c, rng, &m);
+    } else {
+      check_case(c, rng);
+    }
+  }
 }
 
 TEST_CASE("GatherBlockQuantized: an output large enough to split over threads equals the oracle's") {
