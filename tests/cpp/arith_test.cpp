@@ -4,7 +4,7 @@
 //   refused at each version (1: float16, float, double; 6 and 7: + int32, int64, uint32, uint64;
 //   13: + bfloat16; 14: + int8, int16, uint8, uint16).
 // - Runs of every version and type over broadcast shapes (numpy rules from 7; broadcast/axis at
-//   1 and 6), each output element against the oracle: floats computed in double and rounded once
+//   1 and 6; 3,000 random broadcast shapes at 14), each output element against the oracle: floats computed in double and rounded once
 //   to the type (one rounding of the exact result, as double has more than twice the bits plus
 //   2), integers in 64 bits and wrapped to their width, Div truncated toward zero.
 // - Integer Div by zero and INT_MIN / -1 (int32, int64) refused with the element named; int8
@@ -270,6 +270,30 @@ TEST_CASE("Add, Sub, Mul, Div 7, 13, 14: every type over broadcast shapes agains
           INFO(op << "-" << opset << " " << onnx_name(t) << " shapes " << c.a.size() << "-d and " << c.b.size() << "-d");
           checked += check_run(op, opset, t, c.a, c.b, Attributes(), nullptr, rng);
         }
+  CHECK(checked > 100000);
+}
+
+TEST_CASE("Arithmetic 14 (Add Sub Mul Div): random broadcast shapes (3000) against the oracle for every type") {
+  // An output of rank 0 to 5 (dims 0 to 5, now and then up to 40 for the SIMD tiles); A and B
+  // each a suffix of it, each dim the output's or 1.
+  std::mt19937_64 rng(2026);
+  const auto below = [&rng](uint64_t n) { return static_cast<int64_t>(rng() % n); };
+  size_t checked = 0;
+  for (int k = 0; k < 3000; ++k) {
+    std::vector<int64_t> out(static_cast<size_t>(below(6)));
+    for (int64_t& d : out) d = below(10) == 0 ? 0 : below(6) == 0 ? 1 + below(40) : 1 + below(5);
+    std::vector<int64_t> ab[2];
+    for (std::vector<int64_t>& x : ab) {
+      const size_t r = static_cast<size_t>(below(static_cast<uint64_t>(out.size()) + 1));
+      x.assign(out.end() - static_cast<std::ptrdiff_t>(r), out.end());
+      for (int64_t& d : x) if (below(3) == 0) d = 1;
+    }
+    const char* op = kOps[below(4)];
+    const E t = kV14[static_cast<size_t>(below(kV14.size()))];
+    INFO(op << "-14 " << onnx_name(t) << " shapes " << onnxwasm_test::describe(ValueInfo::of_dims(t, ab[0])) << " and "
+                 << onnxwasm_test::describe(ValueInfo::of_dims(t, ab[1])));
+    checked += check_run(op, 14, t, ab[0], ab[1], Attributes(), nullptr, rng);
+  }
   CHECK(checked > 100000);
 }
 

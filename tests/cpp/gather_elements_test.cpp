@@ -2,13 +2,14 @@
 // against an oracle written here from the operator page (out[i] = data[i with its axis coordinate
 // replaced by indices[i]]), for every type each version allows, every axis of ranks 1 to 4 (and two of rank 20), negative
 // indices, indices smaller than data off the axis and larger along it, empty tensors and rows long
-// enough for the SIMD kernels' tiles; inference with symbols and values; and every refusal with its
+// enough for the SIMD kernels' tiles, then 2,000 random shapes (seeded); inference with symbols and values; and every refusal with its
 // code and message.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,35 @@ TEST_CASE("GatherElements: every axis of ranks 1 to 4 against the oracle, every 
     }
   }
   CHECK(runs == (15 + 16) * 2 * 20);
+}
+
+TEST_CASE("GatherElements: random shapes (2000) against the oracle, every version and type") {
+  // data of rank 1 to 5 (dims 1 to 5, now and then up to 40); indices of the same rank, each dim
+  // at most data's (0 included) but any length along the axis.
+  std::mt19937 rng(2026);
+  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
+  for (int k = 0; k < 2000; ++k) {
+    const int since = below(2) == 0 ? 11 : 13;
+    std::vector<int64_t> data(static_cast<size_t>(1 + below(5)));
+    for (int64_t& d : data) d = below(6) == 0 ? 1 + below(40) : 1 + below(5);
+    const int64_t r = static_cast<int64_t>(data.size());
+    const int64_t axis = below(2 * r) - r;
+    const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);
+    std::vector<int64_t> indices(data.size());
+    for (size_t i = 0; i < data.size(); ++i) indices[i] = i == a ? below(45) : below(data[i] + 1);
+    const std::vector<E> types = types_of(since);
+    const E type = types[static_cast<size_t>(below(static_cast<int64_t>(types.size())))];
+    const E itype = below(2) == 0 ? E::Int32 : E::Int64;
+    INFO("GatherElements-" << since << " " << onnx_name(type) << " data " << onnxwasm_test::describe(ValueInfo::of_dims(type, data))
+                           << " indices " << onnxwasm_test::describe(ValueInfo::of_dims(itype, indices)) << " axis " << axis);
+    Tensor t = patterned_tensor(type, data, static_cast<uint32_t>(k + 1));
+    Tensor idx = indices_of(itype, indices, data[a], static_cast<uint32_t>(k + 7));
+    std::vector<Tensor> out;
+    const Status s = run_node("GatherElements", since, axis_attr(axis), {&t, &idx}, &out);
+    INFO(s.message());
+    REQUIRE(s.is_ok());
+    CHECK(same_tensor(out[0], oracle(t, idx, axis)));
+  }
 }
 
 TEST_CASE("GatherElements: the operator page's examples, and the default axis 0") {

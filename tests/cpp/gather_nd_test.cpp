@@ -2,13 +2,15 @@
 // an oracle written here from the operator page (each index tuple, after its batch coordinates,
 // names data[batch, tuple, :, ...]; the output lists those slices in the order of the tuples), for
 // every type each version allows, every batch_dims from 0 to min(q, r) - 1, tuples of every length
-// (whole-element gathers to long slices), negative indices and empty tensors; inference with symbols
+// (whole-element gathers to long slices), negative indices and empty tensors, then 2,000 random
+// shapes (seeded); inference with symbols
 // and values; and every refusal with its code and message.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -181,6 +183,35 @@ TEST_CASE("GatherND: every batch_dims and tuple length against the oracle, every
   }
   // 26 cases, 13 of them with batch_dims > 0: 13 at version 11.
   CHECK(runs == 13 * 15 + 26 * 15 + 26 * 16);
+}
+
+TEST_CASE("GatherND: random shapes (2000) against the oracle, every version and type") {
+  // data of rank 1 to 5 (dims 1 to 5, the inner ones now and then up to 40); batch_dims from 0 to
+  // min(q, r) - 1; a tuple length from 1 to r - b; the indices' other dims 0 to 4.
+  std::mt19937 rng(2026);
+  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
+  for (int k = 0; k < 2000; ++k) {
+    const int since = static_cast<int>(11 + below(3));
+    std::vector<int64_t> data(static_cast<size_t>(1 + below(5)));
+    for (int64_t& d : data) d = below(6) == 0 ? 1 + below(40) : 1 + below(5);
+    const int64_t r = static_cast<int64_t>(data.size());
+    const int64_t b = since == 11 ? 0 : below(r);
+    const int64_t m = 1 + below(r - b);
+    std::vector<int64_t> indices(data.begin(), data.begin() + b);
+    for (int64_t extra = below(3); extra > 0; --extra) indices.push_back(below(5));
+    indices.push_back(m);
+    const std::vector<E> types = types_of(since);
+    const E type = types[static_cast<size_t>(below(static_cast<int64_t>(types.size())))];
+    INFO("GatherND-" << since << " " << onnx_name(type) << " data " << onnxwasm_test::describe(ValueInfo::of_dims(type, data))
+                     << " indices " << onnxwasm_test::describe(ValueInfo::of_dims(E::Int64, indices)) << " batch_dims " << b);
+    Tensor t = patterned_tensor(type, data, static_cast<uint32_t>(k + 1));
+    Tensor idx = tuples_of(indices, data, static_cast<size_t>(b), static_cast<uint32_t>(k + 5));
+    std::vector<Tensor> out;
+    const Status s = run_node("GatherND", since, batch_dims(b), {&t, &idx}, &out);
+    INFO(s.message());
+    REQUIRE(s.is_ok());
+    CHECK(same_tensor(out[0], oracle(t, idx, static_cast<size_t>(b))));
+  }
 }
 
 TEST_CASE("GatherND: the operator page's examples") {

@@ -2,11 +2,13 @@
 // axis's indices enumerated one by one after the spec's adjusting and clamping, then every output
 // element read at its input position), over bounds torch exports (INT64_MAX, INT64_MIN), negative
 // and out-of-range bounds, negative and large steps, empty dims, every element width and strings;
-// int32 and int64 index inputs; inference with symbols, unknown values and Shape's values; the
+// int32 and int64 index inputs; 3,000 random cases (seeded), inferred from the same values too; inference with symbols, unknown values and Shape's values; the
 // versions' rules (types, negative axes from 11) and the refusals.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <random>
 #include <string>
 
 #include "src/runtime.h"
@@ -193,6 +195,78 @@ TEST_CASE("Slice-10, -11 and -13 against the oracle: every element width, int32 
         }
       }
     }
+  }
+}
+
+namespace {
+
+// A random case: ranks 0 to 5 with dims 0 to 6, some axes in any order (negative ones too),
+// bounds near and far outside each dim (INT64_MAX and INT64_MIN included), steps of either sign,
+// small and huge; axes and steps omitted now and then.
+Case random_case(std::mt19937& rng, std::string* what) {
+  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
+  const auto bound = [&](int64_t dim) {
+    switch (below(6)) {
+      case 0: return below(2) == 0 ? kMax : kMin;
+      case 1: return below(201) - 100;
+      default: return below(2 * dim + 5) - dim - 2;
+    }
+  };
+  Case c{};
+  const int64_t rank = below(6);
+  for (int64_t a = 0; a < rank; ++a) c.dims.push_back(below(8) == 0 ? 0 : 1 + below(6));
+  std::vector<int64_t> order(static_cast<size_t>(rank));
+  for (int64_t a = 0; a < rank; ++a) order[static_cast<size_t>(a)] = a;
+  for (int64_t a = rank - 1; a > 0; --a) std::swap(order[static_cast<size_t>(a)], order[static_cast<size_t>(below(a + 1))]);
+  const size_t n = static_cast<size_t>(rank == 0 ? 0 : below(rank + 1));
+  const bool axes = below(4) != 0;
+  const bool steps = below(3) != 0;
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t a = axes ? order[k] : static_cast<int64_t>(k);
+    const int64_t dim = c.dims[static_cast<size_t>(a)];
+    c.starts.push_back(bound(dim));
+    c.ends.push_back(bound(dim));
+    if (axes) c.axes.push_back(below(2) == 0 ? a - rank : a);
+    if (steps) {
+      const int64_t m = below(8), sign = below(2) == 0 ? 1 : -1;
+      c.steps.push_back(m == 0 ? kMax : m == 1 ? kMin : m == 2 ? 1000 * sign : (1 + below(4)) * sign);
+    }
+  }
+  const auto list = [](const std::vector<int64_t>& v) {
+    std::string t = "[";
+    for (const int64_t x : v) t += (t.size() > 1 ? "," : "") + std::to_string(x);
+    return t + "]";
+  };
+  *what = "random: dims " + list(c.dims) + ", starts " + list(c.starts) + ", ends " + list(c.ends) + ", axes " + list(c.axes) +
+          ", steps " + list(c.steps);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("Slice-13: random cases (3000) against the oracle, with inference from the same values") {
+  std::mt19937 rng(2026);
+  const E types[] = {E::Uint8, E::Float16, E::Float, E::Int64, E::Complex128, E::String, E::Bool};
+  for (int k = 0; k < 3000; ++k) {
+    std::string what;
+    const Case c = random_case(rng, &what);
+    const E type = types[rng() % 7];
+    INFO(what << ", type " << onnx_name(type));
+    const Tensor data = numbered(type, c.dims);
+    const Tensor s = list_tensor(E::Int64, c.starts), e = list_tensor(E::Int64, c.ends);
+    const Tensor axes = list_tensor(E::Int64, c.axes), steps = list_tensor(E::Int64, c.steps);
+    std::vector<Tensor> out;
+    const Status st = run_node("Slice", 13, Attributes(),
+                               slice_inputs(data, s, e, c.axes.empty() ? nullptr : &axes, c.steps.empty() ? nullptr : &steps), &out);
+    INFO(st.message());
+    REQUIRE(st.is_ok());
+    check_against_oracle(c, data, out[0]);
+    std::vector<ValueInfo> in = {ValueInfo::of_dims(type, c.dims), known(E::Int64, c.starts), known(E::Int64, c.ends)};
+    if (!c.axes.empty() || !c.steps.empty()) in.push_back(c.axes.empty() ? ValueInfo{} : known(E::Int64, c.axes));
+    if (!c.steps.empty()) in.push_back(known(E::Int64, c.steps));
+    std::vector<ValueInfo> inferred;
+    REQUIRE(infer_node("Slice", 13, Attributes(), in, &inferred).is_ok());
+    CHECK(inferred[0].shape_string() == ValueInfo::of_dims(type, out[0].dims).shape_string());
   }
 }
 
