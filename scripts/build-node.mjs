@@ -1,7 +1,9 @@
 // Node's entries, the wrapper as one file each (one file imports faster than js/'s modules one by
 // one): dist/index.mjs (`import 'onnx-wasm'` in Node, Deno and Bun) and dist/index.cjs
 // (`require('onnx-wasm')`, with import.meta.url mapped). Whitespace, comments and syntax are
-// minified, which V8 parses faster; names are kept, for stack traces; a source map beside each,
+// minified, which V8 parses faster; names are kept, for stack traces; lines are cut at 120
+// characters, as Node prints the source line of an uncaught error's throw beside it (a bundle of
+// one long line printed all of it, 64 KB, beside a missing file's ModelError); a source map beside each,
 // for --enable-source-maps and debuggers, points into js/, which the package ships
 // (docs/performance.md, "Figures behind design choices"). The glue files stay separate, imported
 // when needed. These runtimes have no origin private file system: the OPFS cache's code
@@ -24,7 +26,7 @@ const opfsLeftOut = {
 
 const common = {
   entryPoints: [join(root, 'js/index.mjs')], bundle: true, platform: 'node', logLevel: 'warning',
-  minifyWhitespace: true, minifySyntax: true, sourcemap: true, sourcesContent: false, metafile: true,
+  minifyWhitespace: true, minifySyntax: true, lineLimit: 120, sourcemap: true, sourcesContent: false, metafile: true,
   external: ['../dist/onnx-wasm.mjs', '../dist/onnx-wasm-nosimd.mjs', '../dist/threads/onnx-wasm-threads.mjs'],
   plugins: [opfsLeftOut],
 };

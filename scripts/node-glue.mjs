@@ -10,7 +10,9 @@
 // - The CommonJS glue, kept for Node without process.getBuiltinModule, and the threads build's
 //   classic script and worker script (also loaded by a browser's workers outside the one-file
 //   entries), minified in place: Emscripten 3.1.6 leaves their names and much of their syntax as
-//   written, and each fresh process, and each thread worker, parses them.
+//   written, and each fresh process, and each thread worker, parses them. Lines are cut at 120
+//   characters, as in Node's bundles (scripts/build-node.mjs): Node prints an uncaught error's
+//   source line.
 // Every name the glue defines lives inside its factory function, except the factory's own,
 // createOnnxWasmModule, which the worker script calls: esbuild keeps a script's top-level names
 // (they are globals). The wrapper reads the module object's properties (Module.PThread, the
@@ -26,7 +28,7 @@ import { withoutExportFooter } from './glue-text.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const minify = async (/** @type {string} */ code, /** @type {'esm' | undefined} */ format) =>
-  (await transform(code, { minify: true, target: 'es2020', logLevel: 'warning', ...(format ? { format } : {}) })).code;
+  (await transform(code, { minify: true, lineLimit: 120, target: 'es2020', logLevel: 'warning', ...(format ? { format } : {}) })).code;
 
 // [the classic glue, its ES module copy]
 const glues = [['dist/onnx-wasm.cjs', 'dist/onnx-wasm.node.mjs'], ['dist/onnx-wasm-nosimd.cjs', 'dist/onnx-wasm-nosimd.node.mjs'],

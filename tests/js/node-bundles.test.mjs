@@ -51,3 +51,24 @@ test('a script that gives Node an origin private file system of its own: the bun
       message: "this bundle of onnx-wasm (Node's: dist/index.mjs, dist/index.cjs) has no OPFS cache; import onnx-wasm/web for it" }, entry);
   }
 });
+
+test("an uncaught error from a bundle: Node prints the error and one short source line, not the bundle's line of 64 KB", () => {
+  // (Node prints the source line of an uncaught error's throw; the bundles' lines are cut at 120
+  // characters by scripts/build-node.mjs, where esbuild can cut them: not inside a template)
+  const cases = {
+    'a missing model file (ModelError)': ["await o.InferenceSession.create('/nonexistent/model.onnx');", "ModelError: cannot read the ONNX model '/nonexistent/model.onnx'"],
+    "a node the module refuses (the binding's typed error)": [
+      "await o.init(); o.runNode({ opType: 'Flatten', attributes: { axis: 5 } }, [new o.Tensor('float32', [1, 2], [2])]);", 'AttributeError: Flatten-'],
+  };
+  for (const entry of ['dist/index.mjs', 'dist/index.cjs']) {
+    for (const [what, [body, message]] of Object.entries(cases)) {
+      const load = ENTRIES[entry] === 'import' ? `await import(${JSON.stringify(`${repo}${entry}`)})` : `createRequire(import.meta.url)(${JSON.stringify(`${repo}${entry}`)})`;
+      const code = `import { createRequire } from 'node:module';\nconst o = ${load};\n${body}`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', cwd: repo });
+      assert.equal(r.status, 1, `${entry}, ${what}`);
+      assert.ok(r.stderr.includes(message), `${entry}, ${what}: ${r.stderr.slice(0, 2000)}`);
+      const longest = Math.max(...r.stderr.split('\n').map((l) => l.length));
+      assert.ok(longest <= 400 && r.stderr.length < 4000, `${entry}, ${what}: stderr ${r.stderr.length} characters, its longest line ${longest}`);
+    }
+  }
+});
