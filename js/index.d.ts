@@ -122,6 +122,14 @@ export declare class Tensor<T extends TensorType = TensorType> {
    * an {@link InvalidArgumentError}.
    */
   constructor(type: T, data: TensorDataTypeMap[T] | ArrayLike<number | bigint | string | boolean>, dims?: readonly number[]);
+  /**
+   * onnxruntime-web's form: the type from the data, a typed array (Float32Array: float32,
+   * BigInt64Array: int64, Uint16Array: uint16, Uint8ClampedArray: uint8, ...), string[] (string)
+   * or boolean[] (bool). An array of numbers names no type: an {@link InvalidArgumentError}.
+   * TypeScript does not infer `T` from the data: `new Tensor<'float32'>(new Float32Array(4))`
+   * types `data` as a Float32Array.
+   */
+  constructor(data: TensorDataTypeMap[T] | (T extends 'string' ? readonly string[] : never) | (T extends 'bool' ? readonly boolean[] : never) | (T extends 'uint8' ? Uint8ClampedArray : never), dims?: readonly number[]);
   /** A tensor of zeros (empty strings) allocated in wasm memory, to fill in place through `data`. */
   static alloc<T extends TensorType>(type: T, dims: readonly number[]): Tensor<T>;
   /** The element type. */
@@ -355,6 +363,18 @@ export interface SessionOptions {
   cacheRowLayout?: boolean;
 }
 
+/**
+ * onnxruntime-web's run options, taken by {@link InferenceSession.run} so that its calls carry
+ * over; none of them changes a run of onnx-wasm.
+ */
+export interface RunOptions {
+  logSeverityLevel?: 0 | 1 | 2 | 3 | 4;
+  logVerbosityLevel?: number;
+  terminate?: boolean;
+  tag?: string;
+  extra?: Record<string, unknown>;
+}
+
 /** What {@link InferenceSession.valueInfo} says of a value of the graph. */
 export interface SessionValueInfo {
   type: TensorType;
@@ -392,6 +412,8 @@ export declare class InferenceSession {
    * all; a malformed graph or data is a {@link ModelError}.
    */
   static create(model: string | URL | Blob | Uint8Array | ArrayBuffer, options?: SessionOptions): Promise<InferenceSession>;
+  /** The model at `byteLength` bytes (default: to the end) from `byteOffset` of `buffer`, as onnxruntime-web takes it. */
+  static create(buffer: ArrayBuffer | SharedArrayBuffer, byteOffset: number, byteLength?: number, options?: SessionOptions): Promise<InferenceSession>;
   /** Names of the graph inputs a run needs (initializers excluded). */
   readonly inputNames: string[];
   /** Names of the graph outputs. */
@@ -412,11 +434,13 @@ export declare class InferenceSession {
   valueInfo(name: string): SessionValueInfo | undefined;
   /**
    * Runs the model. Feeds are checked against the graph inputs (type, rank, fixed dims, one value
-   * per symbol) before anything runs; `fetches` selects outputs or any other value of the graph.
-   * Resolves to new Tensors by name, which the caller disposes. On an error nothing is returned
-   * and nothing the run made is left allocated.
+   * per symbol) before anything runs; `fetches` selects outputs or any other value of the graph,
+   * as names or, as in onnxruntime-web, an object of names to null. Resolves to new Tensors by
+   * name, which the caller disposes. On an error nothing is returned and nothing the run made is
+   * left allocated.
    */
-  run(feeds: Record<string, TensorLike>, fetches?: readonly string[]): Promise<Record<string, Tensor>>;
+  run(feeds: Record<string, TensorLike>, options?: RunOptions): Promise<Record<string, Tensor>>;
+  run(feeds: Record<string, TensorLike>, fetches: readonly string[] | Readonly<Record<string, null>>, options?: RunOptions): Promise<Record<string, Tensor>>;
   /** Frees the session's tensors and nodes; a later `run` is a {@link DisposedError}. */
   release(): Promise<void>;
 }

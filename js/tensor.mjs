@@ -142,6 +142,32 @@ function fromPlainArray(t, values) {
   });
 }
 
+// onnxruntime-web's new Tensor(data, dims?): the type its typed array stands for (a Uint8ClampedArray
+// is uint8, viewed as a Uint8Array), string for string[], bool for boolean[]. Returns the
+// arguments of new Tensor(type, data, dims).
+/**
+ * @param {unknown} data (the caller's: checked here)
+ * @param {unknown} dims
+ * @returns {[string, unknown, unknown]}
+ */
+function inferredType(data, dims) {
+  const form = 'new Tensor(type, data, dims?) or new Tensor(data, dims?)';
+  if (data instanceof Uint8ClampedArray) return ['uint8', new Uint8Array(data.buffer, data.byteOffset, data.length), dims];
+  if (ArrayBuffer.isView(data)) {
+    const type = TYPED_ARRAY_TYPES.get(data.constructor);
+    if (!type) throw invalidArgument(`${form}: a ${data.constructor.name} names no element type; give the type`);
+    return [type, data, dims];
+  }
+  if (Array.isArray(data) && (typeof data[0] === 'string' || typeof data[0] === 'boolean')) return [typeof data[0] === 'string' ? 'string' : 'bool', data, dims];
+  throw invalidArgument(Array.isArray(data)
+    ? `${form}: the type of an array ${data.length ? `of ${typeof data[0]}s` : 'with no elements'} cannot be inferred (only string[] and boolean[]); give it, as new Tensor('float32', data, dims)`
+    : `${form}: the type must be a string such as 'float32', got ${describeValue(data)}`);
+}
+// (onnxruntime-web's table: float16 data is a Uint16Array of raw halves here, so a Uint16Array is uint16)
+const TYPED_ARRAY_TYPES = new Map(/** @type {[Function, string][]} */ ([[Float32Array, 'float32'], [Uint8Array, 'uint8'], [Int8Array, 'int8'],
+  [Uint16Array, 'uint16'], [Int16Array, 'int16'], [Int32Array, 'int32'], [Float64Array, 'float64'], [Uint32Array, 'uint32'],
+  [BigInt64Array, 'int64'], [BigUint64Array, 'uint64']]));
+
 export class Tensor {
   #ptr = 0;
   /** @type {ElementType} */
@@ -167,12 +193,18 @@ export class Tensor {
     };
   }
 
-  // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length].
+  // new Tensor(type, data, dims?) as in onnxruntime-web; dims default to [data length]. Its
+  // new Tensor(data, dims?) too: the type from the typed array (inferredType).
   // (Internal: new Tensor(FROM_HANDLE, address, dims, type) wraps a C++ tensor.)
   /**
    * @overload
    * @param {string} type a TensorType (the caller's: checked here)
    * @param {TensorData | ArrayLike<number | bigint | string | boolean>} data
+   * @param {ArrayLike<number | bigint>} [dims]
+   */
+  /**
+   * @overload
+   * @param {TensorData | readonly string[] | readonly boolean[] | Uint8ClampedArray} data (the caller's: checked here)
    * @param {ArrayLike<number | bigint>} [dims]
    */
   /**
@@ -183,8 +215,8 @@ export class Tensor {
    * @param {ElementType} internalType
    */
   /**
-   * @param {string | FromHandle} type
-   * @param {unknown} data
+   * @param {unknown} type
+   * @param {unknown} [data]
    * @param {unknown} [dims]
    * @param {ElementType} [internalType]
    */
@@ -193,7 +225,8 @@ export class Tensor {
       this.#adopt(/** @type {number} */ (data), /** @type {number[]} */ (dims), /** @type {ElementType} */ (internalType));
       return;
     }
-    const t = typeByName(type);
+    if (typeof type !== 'string') [type, data, dims] = inferredType(type, data);
+    const t = typeByName(/** @type {string} */ (type));
     const isArray = Array.isArray(data);
     if (!isArray && !(data instanceof arrayClass(t)))
       throw invalidArgument(`${t.name} data must be a ${t.array === 'Array' ? 'string[]' : t.array} or a plain array, got ${/** @type {any} */ (data)?.constructor?.name ?? typeof data}`);

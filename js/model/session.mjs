@@ -10,7 +10,7 @@
 // Memory: the session owns its initializers, constants and prepared nodes (release() frees
 // them); the Tensors that run() returns belong to the caller.
 // @ts-check
-import { OnnxWasmError, invalidArgument } from '../errors.mjs';
+import { OnnxWasmError, describeValue, invalidArgument } from '../errors.mjs';
 import { DisposedError, ExternalDataError } from '../generated/errors.mjs';
 import { ATTR_TYPE_NAMES, attributeFromProto } from '../node.mjs';
 import { init } from '../runtime.mjs';
@@ -171,6 +171,38 @@ function runOneNode(one, feeds) {
   return result;
 }
 
+// InferenceSession.create's arguments as onnxruntime-web takes them: (source, options?), or
+// (buffer, byteOffset, byteLength?, options?) for the model at those bytes of an ArrayBuffer or
+// SharedArrayBuffer. Returns { source, options }, the source then a Uint8Array of those bytes.
+/**
+ * @param {unknown} source
+ * @param {unknown} a1
+ * @param {unknown} a2
+ * @param {unknown} a3
+ * @returns {{ source: unknown, options: import('../index.js').SessionOptions }}
+ */
+function createArguments(source, a1, a2, a3) {
+  /** @type {(o: unknown, form: string) => import('../index.js').SessionOptions} */
+  const optionsOf = (o, form) => {
+    if (o === undefined) return {};
+    if (o === null || typeof o !== 'object') throw invalidArgument(`InferenceSession.create(${form}): options must be an object, got ${describeValue(o)}`);
+    return /** @type {import('../index.js').SessionOptions} */ (o);
+  };
+  if (typeof a1 !== 'number') {
+    if (a2 !== undefined) throw invalidArgument(`InferenceSession.create(source, options?): a byte length, ${describeValue(a2)}, is taken only after a byte offset`);
+    return { source, options: optionsOf(a1, 'source, options?') };
+  }
+  const form = 'buffer, byteOffset, byteLength?, options?';
+  if (!(source instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && source instanceof SharedArrayBuffer)))
+    throw invalidArgument(`InferenceSession.create(${form}): the buffer must be an ArrayBuffer or SharedArrayBuffer, got ${describeValue(source)}`);
+  const size = source.byteLength;
+  if (!Number.isSafeInteger(a1) || a1 < 0 || a1 >= size) throw invalidArgument(`InferenceSession.create(${form}): byteOffset ${a1} is outside [0, ${size})`);
+  if (a2 !== undefined && (typeof a2 !== 'number' || !Number.isSafeInteger(a2) || a2 <= 0 || a2 > size - a1))
+    throw invalidArgument(`InferenceSession.create(${form}): byteLength ${typeof a2 === 'number' ? a2 : describeValue(a2)} is outside (0, ${size - a1}]`);
+  if (a2 === undefined && a3 !== undefined) throw invalidArgument(`InferenceSession.create(${form}): options come after a byte length`);
+  return { source: new Uint8Array(source, a1, a2 === undefined ? size - a1 : a2), options: optionsOf(a3, form) };
+}
+
 export class InferenceSession {
   /** @type {InputSpec[]} */
   #inputs;
@@ -193,15 +225,21 @@ export class InferenceSession {
   #plan;
 
   // source: a file path (Node), a URL (string in browsers; http(s) URL or URL object anywhere), a
-  // Blob or File, a Uint8Array or an ArrayBuffer. options: { externalData, externalDataMode:
+  // Blob or File, a Uint8Array or an ArrayBuffer; or, as in onnxruntime-web, an ArrayBuffer, a
+  // byte offset and a byte length (createArguments). options: { externalData, externalDataMode:
   // 'auto' | 'memory' | 'lazy', onProgress({ loaded, total }), cache: 'opfs', cacheKey } (see
   // README, Large tables, and docs/large-tables-browser.md).
   /**
    * @param {unknown} source (the caller's: checked by readModel, readCachedModel)
-   * @param {import('../index.js').SessionOptions} [options] (the caller's: checked by loadingOptions, ExternalData)
+   * @param {unknown} [optionsOrOffset] options, or a byte offset into an ArrayBuffer source (the caller's: checked here)
+   * @param {unknown} [byteLength] (the caller's: checked here)
+   * @param {unknown} [optionsAfterLength] (the caller's: checked here)
    * @returns {Promise<InferenceSession>}
    */
-  static async create(source, options = {}) {
+  static async create(source, optionsOrOffset, byteLength, optionsAfterLength) {
+    /** @type {import('../index.js').SessionOptions} */
+    let options;
+    ({ source, options } = createArguments(source, optionsOrOffset, byteLength, optionsAfterLength));
     await init();
     const loading = loadingOptions(options);
     /** @type {{ bytes: Uint8Array, baseDir?: string, baseUrl?: URL, wrap?: (src: import('./sources.mjs').Source, location: string) => import('./sources.mjs').Source } | null} */
@@ -362,7 +400,8 @@ export class InferenceSession {
   }
 
   // feeds: { name: Tensor | { type, data, dims } }. Resolves to { outputName: Tensor }.
-  // `fetches` (names) selects outputs, or any other value of the graph.
+  // `fetches` (names) selects outputs, or any other value of the graph; it and `options` take
+  // onnxruntime-web's forms too (#fetchNames).
   // This is the hot path of a small model: no closures, no strings built unless there is an error.
   // It runs at once and returns a settled promise: as an async function, run() cost more a run in
   // V8's first tiers (docs/performance.md, figures behind design choices). Only a Gather that
@@ -370,14 +409,17 @@ export class InferenceSession {
   // is partial: on an error every tensor the run made is freed.
   /**
    * @param {Readonly<Record<string, TensorLike>>} feeds (the caller's: checked here)
-   * @param {readonly string[]} [fetches]
+   * @param {unknown} [fetchesOrOptions] names, { name: null } or run options (the caller's: checked here)
+   * @param {unknown} [options] (the caller's: checked here)
    * @returns {Promise<Record<string, Tensor>>}
    */
-  run(feeds, fetches) {
+  run(feeds, fetchesOrOptions, options) {
     if (warmUpState !== 3 && this !== warmUpSession) {
       const wait = InferenceSession.#beforeWarmUp();
-      if (wait) return wait.then(() => this.run(feeds, fetches));
+      if (wait) return wait.then(() => this.run(feeds, fetchesOrOptions, options));
     }
+    /** @type {readonly string[] | undefined} */
+    let fetches;
     // What the run has made so far, freed if it fails: node outputs (produced) and the Tensors made
     // of { type, data, dims } feeds (temporaries). (Locals, not a record object: in V8's first
     // tiers, a session's first runs, making one cost each run time; docs/performance.md.)
@@ -387,6 +429,7 @@ export class InferenceSession {
     try {
       if (this.#released) throw new DisposedError('this session was released');
       if (!feeds || typeof feeds !== 'object') throw invalidArgument('run(feeds) takes an object of input tensors');
+      if (fetchesOrOptions !== undefined || options !== undefined) fetches = this.#fetchNames(fetchesOrOptions, options);
       const plan = this.#plan;
       // A graph of one node (oneNodePlan) whose feeds are Tensors that passed their checks before,
       // and no other feed: the run is the node's call. Anything else takes the general path.
@@ -473,6 +516,43 @@ export class InferenceSession {
       abandon(produced, temporaries);
       return Promise.reject(k >= 0 && k < this.#plan.steps.length ? withNode(e, this.#plan.steps[k]) : e);
     }
+  }
+
+  // run()'s second and third arguments, read as onnxruntime-web reads them: the names to fetch as
+  // an array, or as an object of names to null (a Tensor there, an output to write into, is
+  // refused); any other object is run options (onnxruntime-web's RunOptions: logSeverityLevel,
+  // tag, ...; none of them changes a run here). undefined: the graph outputs. Unlike
+  // onnxruntime-web, a name to null that is no value of the graph is an error, not run options.
+  /**
+   * @param {unknown} arg
+   * @param {unknown} options
+   * @returns {readonly string[] | undefined}
+   */
+  #fetchNames(arg, options) {
+    const form = 'run(feeds, fetches?, options?)';
+    if (options !== undefined && (options === null || typeof options !== 'object'))
+      throw invalidArgument(`${form}: options must be an object, got ${describeValue(options)}`);
+    if (arg === undefined) return undefined;
+    if (Array.isArray(arg)) {
+      arg.forEach((name, i) => {
+        if (typeof name !== 'string') throw invalidArgument(`${form}: fetches[${i}] must be a value's name, got ${describeValue(name)}`);
+      });
+      return arg;
+    }
+    if (arg === null || typeof arg !== 'object' || arg instanceof Tensor)
+      throw invalidArgument(`${form}: fetches must be an array of names or an object of names to null, or the run options an object; got ${describeValue(arg)}`);
+    const fetchObject = /** @type {Record<string, unknown>} */ (arg);
+    const names = Object.keys(fetchObject).filter((name) => fetchObject[name] === null || fetchObject[name] instanceof Tensor);
+    if (!names.length) {
+      if (options !== undefined) throw invalidArgument(`${form}: fetches maps no name to null`);
+      return undefined;   // (run options)
+    }
+    for (const name of names) {
+      if (!this.#plan.slot.has(name)) throw invalidArgument(`'${name}' is not a value of this model`);
+      if (fetchObject[name] !== null)
+        throw invalidArgument(`${form}: fetches['${name}'] is a Tensor; onnx-wasm makes its outputs and writes into none given (pass null)`);
+    }
+    return names;
   }
 
   // The rest of a run from step `from`, a Gather reading a table by rows from its source. state:

@@ -563,6 +563,40 @@ test('a feed named like an intermediate value is refused', async () => {
   await s.release();
 });
 
+test("run's fetches and options in onnxruntime-web's forms: { name: null }, run options, both; the rest refused by name", async () => {
+  // (an object, run options or { name: null }, threw JS's 'fetches is not iterable')
+  const s = await InferenceSession.create(chain);
+  const data = new Tensor('float32', new Float32Array(8), [1, 2, 4]);
+  const keys = async (...args) => {
+    const r = await s.run({ data }, ...args);
+    for (const t of Object.values(r)) t.dispose();
+    return Object.keys(r);
+  };
+  const outputs = s.outputNames;
+  assert.deepEqual(await keys({ g: null, r: null }), ['g', 'r']);
+  assert.deepEqual(await keys({ g: null, tag: 'mixed: the rest ignored, as onnxruntime-web does' }), ['g']);
+  assert.deepEqual(await keys({ logSeverityLevel: 3, tag: 'run options' }), outputs);
+  assert.deepEqual(await keys(['g'], { tag: 'run options' }), ['g']);
+  assert.deepEqual(await keys({ g: null }, { terminate: false }), ['g']);
+  assert.deepEqual(await keys(undefined, { tag: 'x' }), outputs);
+  assert.deepEqual(await keys([]), []);
+  const before = memoryStats().heapUsed;
+  const refusals = [
+    [[{ gg: null }], "'gg' is not a value of this model"],
+    [[{ g: data }], "run(feeds, fetches?, options?): fetches['g'] is a Tensor; onnx-wasm makes its outputs and writes into none given (pass null)"],
+    [['g'], "run(feeds, fetches?, options?): fetches must be an array of names or an object of names to null, or the run options an object; got the string 'g'"],
+    [[data], "run(feeds, fetches?, options?): fetches must be an array of names or an object of names to null, or the run options an object; got an object (Tensor)"],
+    [[['g', 7]], "run(feeds, fetches?, options?): fetches[1] must be a value's name, got 7"],
+    [[['g'], 'tag'], "run(feeds, fetches?, options?): options must be an object, got the string 'tag'"],
+    [[{ tag: 'x' }, { tag: 'y' }], 'run(feeds, fetches?, options?): fetches maps no name to null'],
+  ];
+  for (const [args, message] of refusals)
+    await assert.rejects(s.run({ data }, ...args), (e) => e instanceof InvalidArgumentError && e.message === message, message);
+  assert.equal(memoryStats().heapUsed, before, 'nothing left behind');
+  data.dispose();
+  await s.release();
+});
+
 test('the warm-up model (js/model/warm-up.mjs) is the Gather it says it is', async () => {
   const { WARM_UP_MODEL } = await import('../../js/model/warm-up.mjs');
   const s = await InferenceSession.create(WARM_UP_MODEL);
@@ -654,4 +688,39 @@ describe("run-time errors name the node: node 'lookup' (Gather): ...", () => {
       await s.release();
     }
   });
+});
+
+test("InferenceSession.create(buffer, byteOffset, byteLength?, options?), onnxruntime-web's form; options of another kind refused", async () => {
+  // (the offset was taken for options and the whole buffer parsed: a ModelError at byte 1)
+  const padded = new Uint8Array(chain.length + 24);
+  padded.set(chain, 16);
+  const data = new Tensor('float32', new Float32Array(8), [1, 2, 4]);
+  const forms = [[padded.buffer, 16, chain.length], [padded.buffer, 16, chain.length, { externalDataMode: 'memory' }]];
+  const shared = new SharedArrayBuffer(chain.length + 3);
+  new Uint8Array(shared).set(chain, 3);
+  forms.push([shared, 3]);
+  for (const args of forms) {
+    const s = await InferenceSession.create(...args);
+    const r = await s.run({ data });
+    assert.deepEqual(Object.keys(r), s.outputNames, `${args.length} arguments`);
+    for (const t of Object.values(r)) t.dispose();
+    await s.release();
+  }
+  const form = 'InferenceSession.create(buffer, byteOffset, byteLength?, options?)';
+  const refused = [
+    [[padded.buffer, padded.length], `${form}: byteOffset ${padded.length} is outside [0, ${padded.length})`],
+    [[padded.buffer, 1.5], `${form}: byteOffset 1.5 is outside [0, ${padded.length})`],
+    [[padded.buffer, 16, 0], `${form}: byteLength 0 is outside (0, ${padded.length - 16}]`],
+    [[padded.buffer, 16, padded.length], `${form}: byteLength ${padded.length} is outside (0, ${padded.length - 16}]`],
+    [[padded.buffer, 16, '9'], `${form}: byteLength the string '9' is outside (0, ${padded.length - 16}]`],
+    [[padded.buffer, 16, undefined, {}], `${form}: options come after a byte length`],
+    [[padded.buffer, 16, chain.length, 'x'], `${form}: options must be an object, got the string 'x'`],
+    [[padded, 16], `${form}: the buffer must be an ArrayBuffer or SharedArrayBuffer, got an object (Uint8Array)`],
+    [[chain, 'memory'], "InferenceSession.create(source, options?): options must be an object, got the string 'memory'"],
+    [[chain, null], 'InferenceSession.create(source, options?): options must be an object, got null'],
+    [[chain, {}, 5], 'InferenceSession.create(source, options?): a byte length, 5, is taken only after a byte offset'],
+  ];
+  for (const [args, message] of refused)
+    await assert.rejects(InferenceSession.create(...args), (e) => e instanceof InvalidArgumentError && e.message === message, message);
+  data.dispose();
 });

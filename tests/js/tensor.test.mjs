@@ -400,3 +400,29 @@ describe('dispose and use after dispose', () => {
     flat.dispose();
   });
 });
+
+test("new Tensor(data, dims?), onnxruntime-web's form: the type each typed array, string[] and boolean[] gives onnxruntime-common's Tensor; the rest refused", async () => {
+  // (the data was read as the type's name: "unknown element type '0,0,0,0'")
+  const { Tensor: OrtTensor } = await import('onnxruntime-common');
+  const datas = [Float32Array.of(1.5, -2), Uint8Array.of(1, 255), Int8Array.of(-1, 2), Uint16Array.of(7, 65535), Int16Array.of(-3, 4),
+    Int32Array.of(-5, 6), Float64Array.of(0.1, 2), Uint32Array.of(2 ** 32 - 1, 0), BigInt64Array.of(-1n, 2n), BigUint64Array.of(2n ** 64n - 1n, 0n),
+    Uint8ClampedArray.of(0, 255), ['a', 'bc'], [true, false]];
+  for (const data of datas) {
+    const ort = new OrtTensor(data, [2, 1]);
+    const t = new Tensor(data, [2, 1]);
+    assert.deepEqual([t.type, t.dims, Array.from(t.data)], [ort.type, [2, 1], Array.from(ort.data)], data.constructor.name);
+    const flat = new Tensor(data);
+    assert.deepEqual(flat.dims, [2], `${data.constructor.name} without dims`);
+    t.dispose();
+    flat.dispose();
+  }
+  const form = 'new Tensor(type, data, dims?) or new Tensor(data, dims?)';
+  const refused = [
+    [[[1, 2]], `${form}: the type of an array of numbers cannot be inferred (only string[] and boolean[]); give it, as new Tensor('float32', data, dims)`],
+    [[[]], `${form}: the type of an array with no elements cannot be inferred (only string[] and boolean[]); give it, as new Tensor('float32', data, dims)`],
+    [[new DataView(new ArrayBuffer(4))], `${form}: a DataView names no element type; give the type`],
+    [[7, [1]], `${form}: the type must be a string such as 'float32', got 7`],
+    [[Float32Array.of(1, 2), [3]], 'float32 tensor of dims [3] (3 elements) needs 3 Float32Array entries, got 2'],
+  ];
+  for (const [args, message] of refused) assert.throws(() => new Tensor(...args), (e) => e instanceof InvalidArgumentError && e.message === message, message);
+});

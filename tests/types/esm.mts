@@ -113,6 +113,12 @@ const names: string[] = [...session.inputNames, ...session.outputNames];
 const graph: [number, number, { domain: string; version: number }[], SessionNode[]] = [session.opset, session.irVersion, session.opsetImports, session.nodes];
 const where: SessionValueInfo | undefined = session.valueInfo('table');
 const result: Record<string, Tensor> = await session.run({ ids: indices, table }, ['flat']);
+await session.run({ ids: indices }, { flat: null }, { tag: 'from onnxruntime-web' });
+await session.run({ ids: indices }, { logSeverityLevel: 3 });
+const fromBuffer: InferenceSession = await InferenceSession.create(new ArrayBuffer(8), 0, 8, { externalDataMode: 'memory' });
+const inferred: Tensor = new Tensor(new Float32Array(4), [2, 2]);
+const inferredExactly: Float32Array = new Tensor<'float32'>(new Float32Array(4), [2, 2]).data;
+const inferredStrings: string[] = new Tensor<'string'>(['a', 'b']).data;
 await session.run({ ids: table });
 await session.release();
 
@@ -144,6 +150,16 @@ await InferenceSession.create('model.onnx', { externalDataMode: 'disk' });
 await init({ wasmFile: 'x.wasm' });
 // @ts-expect-error a prepared node runs Tensors of this package only
 prepared.run([indices]);
+// @ts-expect-error fetches map names to null (onnx-wasm writes into no given Tensor)
+await session.run({ ids: indices }, { flat: table });
+// @ts-expect-error fetches are names
+await session.run({ ids: indices }, 'flat');
+// @ts-expect-error the type of an array of numbers is not inferred
+new Tensor([1, 2]);
+// @ts-expect-error an Int32Array is no float32 data
+new Tensor<'float32'>(new Int32Array(4));
+// @ts-expect-error a byte offset is into an ArrayBuffer
+await InferenceSession.create(new Uint8Array(8), 0);
 // @ts-expect-error dims are read-only
 table.dims.push(1);
 // @ts-expect-error the base class's code may be undefined
