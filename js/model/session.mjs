@@ -533,10 +533,9 @@ export class InferenceSession {
     if (options !== undefined && (options === null || typeof options !== 'object'))
       throw invalidArgument(`${form}: options must be an object, got ${describeValue(options)}`);
     if (arg === undefined) return undefined;
-    if (Array.isArray(arg)) {
-      arg.forEach((name, i) => {
-        if (typeof name !== 'string') throw invalidArgument(`${form}: fetches[${i}] must be a value's name, got ${describeValue(name)}`);
-      });
+    if (Array.isArray(arg)) {   // (names: run() checks each names a value)
+      for (let i = 0; i < arg.length; ++i)
+        if (typeof arg[i] !== 'string') throw invalidArgument(`${form}: fetches[${i}] must be a value's name, got ${describeValue(arg[i])}`);
       return arg;
     }
     if (arg === null || typeof arg !== 'object' || arg instanceof Tensor)
