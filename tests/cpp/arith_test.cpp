@@ -29,6 +29,7 @@ using E = ElementType;
 using onnxwasm_test::Int;
 using onnxwasm_test::Ints;
 using onnxwasm_test::parse_shape;
+using onnxwasm_test::below;
 
 namespace {
 
@@ -277,19 +278,18 @@ TEST_CASE("Arithmetic 14 (Add Sub Mul Div): random broadcast shapes (3000) again
   // An output of rank 0 to 5 (dims 0 to 5, now and then up to 40 for the SIMD tiles); A and B
   // each a suffix of it, each dim the output's or 1.
   std::mt19937_64 rng(2026);
-  const auto below = [&rng](uint64_t n) { return static_cast<int64_t>(rng() % n); };
   size_t checked = 0;
   for (int k = 0; k < 3000; ++k) {
-    std::vector<int64_t> out(static_cast<size_t>(below(6)));
-    for (int64_t& d : out) d = below(10) == 0 ? 0 : below(6) == 0 ? 1 + below(40) : 1 + below(5);
+    std::vector<int64_t> out(static_cast<size_t>(below(rng, 6)));
+    for (int64_t& d : out) d = below(rng, 10) == 0 ? 0 : below(rng, 6) == 0 ? 1 + below(rng, 40) : 1 + below(rng, 5);
     std::vector<int64_t> ab[2];
     for (std::vector<int64_t>& x : ab) {
-      const size_t r = static_cast<size_t>(below(static_cast<uint64_t>(out.size()) + 1));
+      const size_t r = static_cast<size_t>(below(rng, static_cast<uint64_t>(out.size()) + 1));
       x.assign(out.end() - static_cast<std::ptrdiff_t>(r), out.end());
-      for (int64_t& d : x) if (below(3) == 0) d = 1;
+      for (int64_t& d : x) if (below(rng, 3) == 0) d = 1;
     }
-    const char* op = kOps[below(4)];
-    const E t = kV14[static_cast<size_t>(below(kV14.size()))];
+    const char* op = kOps[below(rng, 4)];
+    const E t = kV14[static_cast<size_t>(below(rng, kV14.size()))];
     INFO(op << "-14 " << onnx_name(t) << " shapes " << onnxwasm_test::describe(ValueInfo::of_dims(t, ab[0])) << " and "
                  << onnxwasm_test::describe(ValueInfo::of_dims(t, ab[1])));
     checked += check_run(op, 14, t, ab[0], ab[1], Attributes(), nullptr, rng);

@@ -19,6 +19,7 @@
 using namespace onnxwasm;
 using E = ElementType;
 using onnxwasm_test::Int;
+using onnxwasm_test::below;
 
 namespace {
 
@@ -261,32 +262,31 @@ namespace {
 // quantized axis up to 40 codes; block sizes 16 to 256 and one beyond any axis; each scale and
 // index type, with or without zero points; indices anywhere in [-dim, dim - 1], of ranks 0 to 3.
 std::string random_case(std::mt19937& rng, Case* c) {
-  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
-  const int64_t kind = below(3);
+  const int64_t kind = below(rng, 3);
   c->data_type = kind == 0 ? E::Uint8 : kind == 1 ? E::Int4 : E::Uint4;
-  c->bits = kind == 0 ? std::vector<int64_t>{2, 4, 8}[static_cast<size_t>(below(3))] : 4;
-  const int64_t rank = (kind == 0 ? 2 : 1) + below(kind == 0 ? 3 : 4);
+  c->bits = kind == 0 ? std::vector<int64_t>{2, 4, 8}[static_cast<size_t>(below(rng, 3))] : 4;
+  const int64_t rank = (kind == 0 ? 2 : 1) + below(rng, kind == 0 ? 3 : 4);
   c->data_dims.assign(static_cast<size_t>(rank), 0);
-  for (int64_t& d : c->data_dims) d = below(8) == 0 ? 0 : 1 + below(5);
+  for (int64_t& d : c->data_dims) d = below(rng, 8) == 0 ? 0 : 1 + below(rng, 5);
   if (kind == 0) {
     c->gather_axis = 0;
-    c->quantize_axis = below(2) == 0 ? rank - 1 : -1;
+    c->quantize_axis = below(rng, 2) == 0 ? rank - 1 : -1;
   } else {
-    c->gather_axis = below(2 * rank) - rank;
-    c->quantize_axis = below(2 * rank) - rank;
+    c->gather_axis = below(rng, 2 * rank) - rank;
+    c->quantize_axis = below(rng, 2 * rank) - rank;
   }
   const size_t q = static_cast<size_t>(c->quantize_axis < 0 ? c->quantize_axis + rank : c->quantize_axis);
   const size_t g = static_cast<size_t>(c->gather_axis < 0 ? c->gather_axis + rank : c->gather_axis);
-  if (below(2) == 0) c->data_dims[q] = below(kind == 0 ? 41 * c->bits / 8 : 41);   // (uint8: bytes)
-  c->block_size = below(6) == 0 ? int64_t{1} << 40 : int64_t{16} << below(5);
-  c->scale_type = std::vector<E>{E::Float, E::Float16, E::Bfloat16}[static_cast<size_t>(below(3))];
-  c->zero_points = below(2) == 0;
-  c->index_type = below(2) == 0 ? E::Int32 : E::Int64;
-  c->index_dims.assign(static_cast<size_t>(below(4)), 0);
-  for (int64_t& d : c->index_dims) d = c->data_dims[g] == 0 ? 0 : below(4);
+  if (below(rng, 2) == 0) c->data_dims[q] = below(rng, kind == 0 ? 41 * c->bits / 8 : 41);   // (uint8: bytes)
+  c->block_size = below(rng, 6) == 0 ? int64_t{1} << 40 : int64_t{16} << below(rng, 5);
+  c->scale_type = std::vector<E>{E::Float, E::Float16, E::Bfloat16}[static_cast<size_t>(below(rng, 3))];
+  c->zero_points = below(rng, 2) == 0;
+  c->index_type = below(rng, 2) == 0 ? E::Int32 : E::Int64;
+  c->index_dims.assign(static_cast<size_t>(below(rng, 4)), 0);
+  for (int64_t& d : c->index_dims) d = c->data_dims[g] == 0 ? 0 : below(rng, 4);
   if (c->data_dims[g] == 0 && c->index_dims.empty()) c->index_dims = {0};
   c->indices.assign(static_cast<size_t>(product(c->index_dims)), 0);
-  for (int64_t& i : c->indices) i = below(2 * c->data_dims[g]) - c->data_dims[g];
+  for (int64_t& i : c->indices) i = below(rng, 2 * c->data_dims[g]) - c->data_dims[g];
   std::string d = std::string("random: ") + onnx_name(c->data_type) + " [";
   for (int64_t x : c->data_dims) d += std::to_string(x) + ",";
   d += "], bits " + std::to_string(c->bits) + ", block_size " + std::to_string(c->block_size) + ", gather_axis " +

@@ -22,6 +22,7 @@ using onnxwasm_test::Int;
 using onnxwasm_test::parse_shape;
 using onnxwasm_test::patterned_tensor;
 using onnxwasm_test::same_tensor;
+using onnxwasm_test::below;
 
 namespace {
 
@@ -149,19 +150,18 @@ TEST_CASE("GatherElements: random shapes (2000) against the oracle, every versio
   // data of rank 1 to 5 (dims 1 to 5, now and then up to 40); indices of the same rank, each dim
   // at most data's (0 included) but any length along the axis.
   std::mt19937 rng(2026);
-  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
   for (int k = 0; k < 2000; ++k) {
-    const int since = below(2) == 0 ? 11 : 13;
-    std::vector<int64_t> data(static_cast<size_t>(1 + below(5)));
-    for (int64_t& d : data) d = below(6) == 0 ? 1 + below(40) : 1 + below(5);
+    const int since = below(rng, 2) == 0 ? 11 : 13;
+    std::vector<int64_t> data(static_cast<size_t>(1 + below(rng, 5)));
+    for (int64_t& d : data) d = below(rng, 6) == 0 ? 1 + below(rng, 40) : 1 + below(rng, 5);
     const int64_t r = static_cast<int64_t>(data.size());
-    const int64_t axis = below(2 * r) - r;
+    const int64_t axis = below(rng, 2 * r) - r;
     const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);
     std::vector<int64_t> indices(data.size());
-    for (size_t i = 0; i < data.size(); ++i) indices[i] = i == a ? below(45) : below(data[i] + 1);
+    for (size_t i = 0; i < data.size(); ++i) indices[i] = i == a ? below(rng, 45) : below(rng, data[i] + 1);
     const std::vector<E> types = types_of(since);
-    const E type = types[static_cast<size_t>(below(static_cast<int64_t>(types.size())))];
-    const E itype = below(2) == 0 ? E::Int32 : E::Int64;
+    const E type = types[static_cast<size_t>(below(rng, static_cast<int64_t>(types.size())))];
+    const E itype = below(rng, 2) == 0 ? E::Int32 : E::Int64;
     INFO("GatherElements-" << since << " " << onnx_name(type) << " data " << onnxwasm_test::describe(ValueInfo::of_dims(type, data))
                            << " indices " << onnxwasm_test::describe(ValueInfo::of_dims(itype, indices)) << " axis " << axis);
     Tensor t = patterned_tensor(type, data, static_cast<uint32_t>(k + 1));

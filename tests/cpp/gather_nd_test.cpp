@@ -23,6 +23,7 @@ using onnxwasm_test::Int;
 using onnxwasm_test::parse_shape;
 using onnxwasm_test::patterned_tensor;
 using onnxwasm_test::same_tensor;
+using onnxwasm_test::below;
 
 namespace {
 
@@ -189,19 +190,18 @@ TEST_CASE("GatherND: random shapes (2000) against the oracle, every version and 
   // data of rank 1 to 5 (dims 1 to 5, the inner ones now and then up to 40); batch_dims from 0 to
   // min(q, r) - 1; a tuple length from 1 to r - b; the indices' other dims 0 to 4.
   std::mt19937 rng(2026);
-  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
   for (int k = 0; k < 2000; ++k) {
-    const int since = static_cast<int>(11 + below(3));
-    std::vector<int64_t> data(static_cast<size_t>(1 + below(5)));
-    for (int64_t& d : data) d = below(6) == 0 ? 1 + below(40) : 1 + below(5);
+    const int since = static_cast<int>(11 + below(rng, 3));
+    std::vector<int64_t> data(static_cast<size_t>(1 + below(rng, 5)));
+    for (int64_t& d : data) d = below(rng, 6) == 0 ? 1 + below(rng, 40) : 1 + below(rng, 5);
     const int64_t r = static_cast<int64_t>(data.size());
-    const int64_t b = since == 11 ? 0 : below(r);
-    const int64_t m = 1 + below(r - b);
+    const int64_t b = since == 11 ? 0 : below(rng, r);
+    const int64_t m = 1 + below(rng, r - b);
     std::vector<int64_t> indices(data.begin(), data.begin() + b);
-    for (int64_t extra = below(3); extra > 0; --extra) indices.push_back(below(5));
+    for (int64_t extra = below(rng, 3); extra > 0; --extra) indices.push_back(below(rng, 5));
     indices.push_back(m);
     const std::vector<E> types = types_of(since);
-    const E type = types[static_cast<size_t>(below(static_cast<int64_t>(types.size())))];
+    const E type = types[static_cast<size_t>(below(rng, static_cast<int64_t>(types.size())))];
     INFO("GatherND-" << since << " " << onnx_name(type) << " data " << onnxwasm_test::describe(ValueInfo::of_dims(type, data))
                      << " indices " << onnxwasm_test::describe(ValueInfo::of_dims(E::Int64, indices)) << " batch_dims " << b);
     Tensor t = patterned_tensor(type, data, static_cast<uint32_t>(k + 1));

@@ -19,6 +19,7 @@ using E = ElementType;
 using onnxwasm_test::describe;
 using onnxwasm_test::Ints;
 using onnxwasm_test::parse_shape;
+using onnxwasm_test::below;
 
 namespace {
 
@@ -204,32 +205,31 @@ namespace {
 // bounds near and far outside each dim (INT64_MAX and INT64_MIN included), steps of either sign,
 // small and huge; axes and steps omitted now and then.
 Case random_case(std::mt19937& rng, std::string* what) {
-  const auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
   const auto bound = [&](int64_t dim) {
-    switch (below(6)) {
-      case 0: return below(2) == 0 ? kMax : kMin;
-      case 1: return below(201) - 100;
-      default: return below(2 * dim + 5) - dim - 2;
+    switch (below(rng, 6)) {
+      case 0: return below(rng, 2) == 0 ? kMax : kMin;
+      case 1: return below(rng, 201) - 100;
+      default: return below(rng, 2 * dim + 5) - dim - 2;
     }
   };
   Case c{};
-  const int64_t rank = below(6);
-  for (int64_t a = 0; a < rank; ++a) c.dims.push_back(below(8) == 0 ? 0 : 1 + below(6));
+  const int64_t rank = below(rng, 6);
+  for (int64_t a = 0; a < rank; ++a) c.dims.push_back(below(rng, 8) == 0 ? 0 : 1 + below(rng, 6));
   std::vector<int64_t> order(static_cast<size_t>(rank));
   for (int64_t a = 0; a < rank; ++a) order[static_cast<size_t>(a)] = a;
-  for (int64_t a = rank - 1; a > 0; --a) std::swap(order[static_cast<size_t>(a)], order[static_cast<size_t>(below(a + 1))]);
-  const size_t n = static_cast<size_t>(rank == 0 ? 0 : below(rank + 1));
-  const bool axes = below(4) != 0;
-  const bool steps = below(3) != 0;
+  for (int64_t a = rank - 1; a > 0; --a) std::swap(order[static_cast<size_t>(a)], order[static_cast<size_t>(below(rng, a + 1))]);
+  const size_t n = static_cast<size_t>(rank == 0 ? 0 : below(rng, rank + 1));
+  const bool axes = below(rng, 4) != 0;
+  const bool steps = below(rng, 3) != 0;
   for (size_t k = 0; k < n; ++k) {
     const int64_t a = axes ? order[k] : static_cast<int64_t>(k);
     const int64_t dim = c.dims[static_cast<size_t>(a)];
     c.starts.push_back(bound(dim));
     c.ends.push_back(bound(dim));
-    if (axes) c.axes.push_back(below(2) == 0 ? a - rank : a);
+    if (axes) c.axes.push_back(below(rng, 2) == 0 ? a - rank : a);
     if (steps) {
-      const int64_t m = below(8), sign = below(2) == 0 ? 1 : -1;
-      c.steps.push_back(m == 0 ? kMax : m == 1 ? kMin : m == 2 ? 1000 * sign : (1 + below(4)) * sign);
+      const int64_t m = below(rng, 8), sign = below(rng, 2) == 0 ? 1 : -1;
+      c.steps.push_back(m == 0 ? kMax : m == 1 ? kMin : m == 2 ? 1000 * sign : (1 + below(rng, 4)) * sign);
     }
   }
   const auto list = [](const std::vector<int64_t>& v) {

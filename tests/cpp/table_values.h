@@ -5,6 +5,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -15,6 +16,14 @@
 #include "src/tensor.h"
 
 namespace onnxwasm_test {
+
+// A random integer in [0, n) for the tables' random cases: rng() % n, with std::mt19937 or
+// std::mt19937_64, so that the native and wasm builds draw the same cases (the standard
+// distributions and std::shuffle differ between libstdc++ and libc++).
+template <class Rng>
+int64_t below(Rng& rng, int64_t n) {
+  return static_cast<int64_t>(static_cast<uint64_t>(rng()) % static_cast<uint64_t>(n));
+}
 
 inline onnxwasm::ValueInfo parse_shape(onnxwasm::ElementType type, const std::string& s) {
   using onnxwasm::Dim;
