@@ -533,7 +533,7 @@ export class InferenceSession {
     if (options !== undefined && (options === null || typeof options !== 'object'))
       throw invalidArgument(`${form}: options must be an object, got ${describeValue(options)}`);
     if (arg === undefined) return undefined;
-    if (Array.isArray(arg)) {   // (names: run() checks each names a value)
+    if (Array.isArray(arg)) {
       for (let i = 0; i < arg.length; ++i)
         if (typeof arg[i] !== 'string') throw invalidArgument(`${form}: fetches[${i}] must be a value's name, got ${describeValue(arg[i])}`);
       return arg;
@@ -547,11 +547,10 @@ export class InferenceSession {
       return undefined;   // (run options)
     }
     for (const name of names) {
-      if (!this.#plan.slot.has(name)) throw invalidArgument(`'${name}' is not a value of this model`);
       if (fetchObject[name] !== null)
         throw invalidArgument(`${form}: fetches['${name}'] is a Tensor; onnx-wasm makes its outputs and writes into none given (pass null)`);
     }
-    return names;
+    return names;   // (run() checks that each names a value, as for an array)
   }
 
   // The rest of a run from step `from`, a Gather reading a table by rows from its source. state:
