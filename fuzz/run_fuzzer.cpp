@@ -693,9 +693,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   FuzzedDataProvider in(bytes, size);
   const OpVersion* picked = nullptr;
   if (in.ConsumeBool()) {
-    std::vector<const OpVersion*> plain;
-    for (const OpVersion& v : op_versions())
-      if (!*v.domain) plain.push_back(&v);
+    // (the registry's default-domain versions, listed once)
+    static const std::vector<const OpVersion*> plain = [] {
+      std::vector<const OpVersion*> list;
+      for (const OpVersion& v : op_versions())
+        if (!*v.domain) list.push_back(&v);
+      return list;
+    }();
     picked = plain[in.ConsumeIntegralInRange<size_t>(0, plain.size() - 1)];
   }
   const std::string op = picked ? picked->op : fuzz::op_name(in);
